@@ -1,0 +1,1 @@
+//! Rendering diagnostics for people (ariadne) and machines (JSON, concise).

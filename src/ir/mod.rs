@@ -1,0 +1,191 @@
+//! The semantic model: the SILP IR as Rust types, decoded from whichever frontend a
+//! payload was written in, with the span of every value so rules can point at it.
+//!
+//! Equality and serialisation look only at values, never spans, so two IRs decoded
+//! from different texts compare equal when they mean the same thing.
+
+pub mod from_code;
+pub mod from_json;
+
+use crate::source::Span;
+use serde::{Serialize, Serializer};
+use std::ops::Deref;
+
+/// A value and where it was written. Compares and serialises as the bare value.
+#[derive(Clone, Debug, Default)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Spanned<T> {
+        Spanned { node, span }
+    }
+}
+
+impl<T> Deref for Spanned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.node
+    }
+}
+
+impl<T: PartialEq> PartialEq for Spanned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node
+    }
+}
+
+impl<T: Serialize> Serialize for Spanned<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.node.serialize(serializer)
+    }
+}
+
+/// A string value with its span.
+pub type Text = Spanned<String>;
+
+/// Which surface a payload was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A code-frontend line (`if !rain(t+1): start(hike)`).
+    #[default]
+    Code,
+    /// A flat JSON-frontend object (`{"intent":"!START","act":"hike"}`).
+    JsonFrontend,
+    /// A full IR document (has `silp`, `version`, `entities` or `meta`).
+    IrDocument,
+}
+
+/// How a verb was written, which decides the spelling rules that apply to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerbForm {
+    /// A code-frontend function name: `cancel`.
+    FunctionName,
+    /// An IR action code: `!CANCEL`.
+    ActionCode,
+    /// The verb part of a JSON-frontend `action_<verb>` key: `email`.
+    ActionKey,
+}
+
+/// One place a verb is written in a payload, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerbUse {
+    pub text: String,
+    pub span: Span,
+    pub form: VerbForm,
+}
+
+impl VerbUse {
+    /// The verb in whitelist spelling: no `!`, upper case (`!cancel` -> `CANCEL`).
+    pub fn normalized(&self) -> String {
+        self.text.trim_start_matches('!').to_uppercase()
+    }
+}
+
+/// A SILP IR payload (draft §Layer 1).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Ir {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub silp: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Text>,
+    /// The primary action code (`!CANCEL`); `None` when the payload names none.
+    pub intent: Option<Text>,
+    pub entities: Vec<Entity>,
+    pub constraints: Vec<Constraint>,
+    pub alternatives: Vec<Alternative>,
+    pub meta: Meta,
+    #[serde(skip)]
+    pub origin: Origin,
+    /// The whole payload.
+    #[serde(skip)]
+    pub span: Span,
+    /// Every verb written in the payload, each once, in source order.
+    #[serde(skip)]
+    pub verbs: Vec<VerbUse>,
+}
+
+impl Ir {
+    /// Entities of the primary action: no `action`, or the intent's.
+    pub fn primary_entities(&self) -> impl Iterator<Item = &Entity> {
+        self.entities.iter().filter(move |e| self.is_primary(e))
+    }
+
+    pub fn is_primary(&self, entity: &Entity) -> bool {
+        match (&entity.action, &self.intent) {
+            (None, _) => true,
+            (Some(action), Some(intent)) => action.node == intent.node,
+            (Some(_), None) => false,
+        }
+    }
+
+    /// Whether the payload carries negation: a `!type` constraint or a `!=` comparison.
+    pub fn has_negation(&self) -> bool {
+        self.constraints.iter().any(|c| {
+            c.kind.starts_with('!') || c.operator.as_ref().is_some_and(|op| op.node == "!=")
+        })
+    }
+}
+
+/// An argument slot of the primary action, or a value of a secondary action.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Entity {
+    pub id: Text,
+    pub value: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<Text>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A condition on the task. `kind` is the IR's `type` (a leading `!` negates).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Constraint {
+    #[serde(rename = "type")]
+    pub kind: Text,
+    pub value: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<Text>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A fallback action of the else-branch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Alternative {
+    pub action: Text,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Text>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Protocol metadata. Only IR documents write it; other frontends leave it empty.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Meta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub req_id: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Spanned<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Spanned<f64>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seq: Vec<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<Text>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_agent: Option<Text>,
+    /// The `meta` object itself, when written.
+    #[serde(skip)]
+    pub span: Option<Span>,
+}

@@ -1,0 +1,17 @@
+//! silp-lint: a linter, formatter and language server for the payload languages LLM
+//! agents send each other: SILP (code frontend, JSON frontend, IR documents),
+//! Slipstream SLIP v1 lines and NLIP envelopes.
+//!
+//! Layers, each depending only on those before it:
+//! [`source`] and [`syntax`] (text, lexers, parsers, spans) → [`ir`] (the semantic
+//! model) → [`rules`] → [`diagnostics`] → [`lint`] (the one entry point that the CLI
+//! and the language server both call).
+
+pub mod diagnostics;
+pub mod ir;
+pub mod lint;
+pub mod rules;
+pub mod settings;
+pub mod source;
+pub mod syntax;
+pub mod vocabulary;

@@ -1,0 +1,237 @@
+//! The rules: one file per rule, whose doc comment is the user documentation that
+//! `silp-lint rule CODE` prints, and `registry.rs`, which lists them.
+//!
+//! A rule implements [`Rule`] and overrides the hooks for what it inspects: raw text,
+//! syntax trees of each payload language, or the semantic model (the IR).
+
+pub mod registry;
+
+// One module per rule, named after the rule.
+mod invalid_syntax;
+
+use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
+use crate::ir::Ir;
+use crate::settings::Settings;
+use crate::source::Span;
+use crate::syntax::code;
+use crate::syntax::json::JsonNode;
+use crate::syntax::ping::Probe;
+use crate::syntax::slip::Message;
+use crate::syntax::SyntaxError;
+
+/// The fixed facts of a rule: its public code and name, default severity and docs.
+#[derive(Debug)]
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    /// The rule's doc comment, one source line per line.
+    pub doc: &'static str,
+    /// The SILP protocol error code a receiver would answer with, if any.
+    pub protocol_error: Option<&'static str>,
+}
+
+impl RuleMeta {
+    /// The doc comment as Markdown, with the comment's leading space removed.
+    pub fn documentation(&self) -> String {
+        let mut out = String::with_capacity(self.doc.len());
+        for line in self.doc.lines() {
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The first sentence of "What it does", for rule lists and SARIF short text.
+    pub fn summary(&self) -> String {
+        let doc = self.documentation();
+        let body = doc
+            .split("## What it does")
+            .nth(1)
+            .unwrap_or(&doc)
+            .trim_start();
+        let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
+        para.trim().to_string()
+    }
+}
+
+/// Declares a rule's struct and its [`RuleMeta`] from its doc comment.
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident {
+            code: $code:literal,
+            name: $rule_name:literal,
+            severity: $severity:ident
+            $(, protocol_error: $protocol_error:literal)?
+            $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        pub struct $name;
+
+        impl $name {
+            pub const META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
+                code: $code,
+                name: $rule_name,
+                severity: $crate::diagnostics::Severity::$severity,
+                doc: concat!($($doc, "\n"),*),
+                protocol_error: declare_rule!(@option $($protocol_error)?),
+            };
+        }
+    };
+    (@option) => { None };
+    (@option $value:literal) => { Some($value) };
+}
+pub(crate) use declare_rule;
+
+/// A lint rule. Every hook defaults to doing nothing; a rule overrides the ones for
+/// what it inspects. Hooks receive spans that are byte offsets into the whole file.
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+
+    /// Syntax errors from any parser (SL001).
+    fn check_syntax_errors(&self, _ctx: &mut Context, _errors: &[SyntaxError]) {}
+    /// Raw text of a file or an embedded block, before anything normalises it.
+    fn check_text(&self, _ctx: &mut Context, _span: Span) {}
+    /// One code-frontend payload's syntax tree.
+    fn check_code(&self, _ctx: &mut Context, _payload: &code::Payload) {}
+    /// One `//ping` probe.
+    fn check_ping(&self, _ctx: &mut Context, _probe: &Probe) {}
+    /// One Slipstream message.
+    fn check_slip(&self, _ctx: &mut Context, _message: &Message) {}
+    /// One JSON payload object (an IR document or a JSON-frontend payload).
+    fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
+    /// The semantic model of one payload, from whichever frontend it was written in.
+    fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
+    /// Runs once over the facts of every file of a run (cross-file rules).
+    fn check_run(&self, _run: &mut RunContext) {}
+}
+
+/// What a rule sees while checking one file: its text and settings, and where
+/// diagnostics go.
+pub struct Context<'a> {
+    text: &'a str,
+    settings: &'a Settings,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(text: &'a str, settings: &'a Settings) -> Context<'a> {
+        Context {
+            text,
+            settings,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The whole file's text; spans index into it.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The text of `span` (empty when the span is not on char boundaries).
+    pub fn slice(&self, span: &Span) -> &'a str {
+        self.text.get(span.clone()).unwrap_or("")
+    }
+
+    pub fn settings(&self) -> &'a Settings {
+        self.settings
+    }
+
+    /// Whether the rule is selected; rules check this before costly work.
+    pub fn enabled(&self, rule: &RuleMeta) -> bool {
+        self.settings.enabled(rule)
+    }
+
+    /// Records a diagnostic of `rule` unless the rule is turned off.
+    pub fn report(
+        &mut self,
+        rule: &'static RuleMeta,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Reported<'_> {
+        if !self.settings.enabled(rule) {
+            return Reported(None);
+        }
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity: self.settings.severity(rule),
+            message: message.into(),
+            help: None,
+            span,
+            fix: None,
+            related: Vec::new(),
+        });
+        Reported(self.diagnostics.last_mut())
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+}
+
+/// A just-recorded diagnostic, to attach help text or a fix to.
+pub struct Reported<'a>(Option<&'a mut Diagnostic>);
+
+impl Reported<'_> {
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        if let Some(d) = self.0.as_mut() {
+            d.help = Some(help.into());
+        }
+        self
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        if let Some(d) = self.0.as_mut() {
+            d.fix = Some(fix);
+        }
+        self
+    }
+}
+
+/// A `req_id` written in a payload, collected for the cross-file duplicate check.
+#[derive(Clone, Debug)]
+pub struct ReqIdUse {
+    pub file: usize,
+    pub value: String,
+    pub span: Span,
+}
+
+/// What cross-file rules see: every file's facts, and per-file diagnostic lists.
+pub struct RunContext<'a> {
+    pub paths: &'a [String],
+    pub texts: &'a [&'a str],
+    pub req_ids: &'a [ReqIdUse],
+    pub settings: &'a [&'a Settings],
+    pub diagnostics: Vec<(usize, Diagnostic)>,
+}
+
+impl RunContext<'_> {
+    /// Records a diagnostic in file `file` unless the rule is off for that file.
+    pub fn report(
+        &mut self,
+        file: usize,
+        rule: &'static RuleMeta,
+        span: Span,
+        message: String,
+        related: Vec<Related>,
+    ) {
+        let settings = self.settings[file];
+        if !settings.enabled(rule) {
+            return;
+        }
+        self.diagnostics.push((
+            file,
+            Diagnostic {
+                rule,
+                severity: settings.severity(rule),
+                message,
+                help: None,
+                span,
+                fix: None,
+                related,
+            },
+        ));
+    }
+}

@@ -1,0 +1,236 @@
+//! Source files: what kind of payload file a path is, and byte offset <-> line/column
+//! conversion (characters for the CLI, UTF-16 or UTF-8 units for editors).
+
+use std::ops::Range;
+
+/// A byte range into the text of one file.
+pub type Span = Range<usize>;
+
+/// The kinds of file silp-lint reads (cli.md, "Files it reads").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileKind {
+    /// `*.silp`: one code-frontend payload (or `//ping` probe) per line.
+    Silp,
+    /// `*.slip`: one Slipstream message per line.
+    Slip,
+    /// `*.silp.json`: one JSON object or an array of them (IR or JSON frontend).
+    SilpJson,
+    /// `*.silp.jsonl`: one JSON object per line.
+    SilpJsonl,
+    /// `*.nlip.json`: one NLIP message.
+    Nlip,
+    /// `*.md`: fenced `silp`, `slip` and `silp-json` blocks.
+    Markdown,
+}
+
+impl FileKind {
+    /// Recognises a file kind from a file name, as cli.md specifies.
+    pub fn from_path(path: &str) -> Option<FileKind> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".silp.jsonl") {
+            Some(FileKind::SilpJsonl)
+        } else if lower.ends_with(".silp.json") {
+            Some(FileKind::SilpJson)
+        } else if lower.ends_with(".nlip.json") {
+            Some(FileKind::Nlip)
+        } else if lower.ends_with(".silp") {
+            Some(FileKind::Silp)
+        } else if lower.ends_with(".slip") {
+            Some(FileKind::Slip)
+        } else if lower.ends_with(".md") {
+            Some(FileKind::Markdown)
+        } else {
+            None
+        }
+    }
+
+    /// The fence tag or language id that selects this kind inside Markdown or an editor.
+    pub fn from_language_id(id: &str) -> Option<FileKind> {
+        match id {
+            "silp" => Some(FileKind::Silp),
+            "slip" => Some(FileKind::Slip),
+            "silp-json" | "silp.json" => Some(FileKind::SilpJson),
+            "silp-jsonl" => Some(FileKind::SilpJsonl),
+            "nlip" | "nlip-json" => Some(FileKind::Nlip),
+            "markdown" => Some(FileKind::Markdown),
+            _ => None,
+        }
+    }
+}
+
+/// A 1-based line and 1-based column in Unicode scalar values, plus the byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+/// Line starts of a text, for converting byte offsets to positions. Lines end at
+/// `\n`, `\r\n` or a lone `\r`.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    ascii: bool,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push(i + 1);
+        }
+        LineIndex {
+            starts,
+            ascii: text.is_ascii(),
+        }
+    }
+
+    /// Number of lines (a trailing newline opens an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 0-based line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// Byte offset where 0-based `line` starts; the text length past the end.
+    pub fn line_start(&self, line: usize, text: &str) -> usize {
+        self.starts.get(line).copied().unwrap_or(text.len())
+    }
+
+    /// Byte range of 0-based `line`, without its line terminator.
+    pub fn line_range(&self, line: usize, text: &str) -> Span {
+        let start = self.line_start(line, text);
+        let mut end = self.line_start(line + 1, text);
+        let bytes = text.as_bytes();
+        if end > start && end <= bytes.len() && line + 1 < self.starts.len() {
+            if bytes[end - 1] == b'\n' {
+                end -= 1;
+            }
+            if end > start && bytes[end - 1] == b'\r' {
+                end -= 1;
+            }
+        }
+        start..end.max(start)
+    }
+
+    /// Converts a byte offset (clamped to the text, and back to a char boundary) into
+    /// a 1-based line and character column.
+    pub fn location(&self, text: &str, offset: usize) -> Location {
+        let offset = floor_char_boundary(text, offset);
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = if self.ascii {
+            offset - start
+        } else {
+            text[start..offset].chars().count()
+        };
+        Location {
+            line: line + 1,
+            column: column + 1,
+            offset,
+        }
+    }
+
+    /// 0-based line and column in UTF-16 code units (`utf16 == true`) or UTF-8 bytes.
+    pub fn lsp_position(&self, text: &str, offset: usize, utf16: bool) -> (u32, u32) {
+        let offset = floor_char_boundary(text, offset);
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = if self.ascii || !utf16 {
+            offset - start
+        } else {
+            text[start..offset].chars().map(char::len_utf16).sum()
+        };
+        (line as u32, column as u32)
+    }
+
+    /// The byte offset of a 0-based line and UTF-16 (or UTF-8) column. Positions past
+    /// the end of a line clamp to its end, lines past the end to the end of the text,
+    /// and a column inside a character to that character's start.
+    pub fn offset_of_lsp_position(&self, text: &str, line: u32, column: u32, utf16: bool) -> usize {
+        let line = line as usize;
+        if line >= self.starts.len() {
+            return text.len();
+        }
+        let range = self.line_range(line, text);
+        let mut units = 0usize;
+        for (i, ch) in text[range.clone()].char_indices() {
+            let width = if utf16 { ch.len_utf16() } else { ch.len_utf8() };
+            if units + width > column as usize {
+                return range.start + i;
+            }
+            units += width;
+        }
+        range.end
+    }
+}
+
+/// The largest char boundary not after `offset` (clamped to the text length).
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_paths() {
+        assert_eq!(FileKind::from_path("a/b.silp"), Some(FileKind::Silp));
+        assert_eq!(FileKind::from_path("x.SILP.JSON"), Some(FileKind::SilpJson));
+        assert_eq!(
+            FileKind::from_path("x.silp.jsonl"),
+            Some(FileKind::SilpJsonl)
+        );
+        assert_eq!(FileKind::from_path("m.nlip.json"), Some(FileKind::Nlip));
+        assert_eq!(FileKind::from_path("plain.json"), None);
+    }
+
+    #[test]
+    fn locations_count_characters_on_every_line_ending() {
+        let text = "ab\r\nçd\re\nf";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 4);
+        let at = |o| {
+            let l = index.location(text, o);
+            (l.line, l.column)
+        };
+        assert_eq!(at(0), (1, 1));
+        assert_eq!(at(4), (2, 1));
+        assert_eq!(at(6), (2, 2)); // after the two-byte ç
+        assert_eq!(at(8), (3, 1));
+        assert_eq!(at(10), (4, 1));
+        assert_eq!(index.line_range(0, text), 0..2);
+        assert_eq!(index.line_range(1, text), 4..7);
+    }
+
+    #[test]
+    fn utf16_positions_round_trip_and_clamp() {
+        let text = "a😀b\n北京";
+        let index = LineIndex::new(text);
+        let b = text.find('b').unwrap();
+        assert_eq!(index.lsp_position(text, b, true), (0, 3));
+        assert_eq!(index.lsp_position(text, b, false), (0, 5));
+        assert_eq!(index.offset_of_lsp_position(text, 0, 3, true), b);
+        // inside the surrogate pair: snaps to the emoji's start
+        assert_eq!(index.offset_of_lsp_position(text, 0, 2, true), 1);
+        assert_eq!(index.offset_of_lsp_position(text, 0, 99, true), b + 1);
+        assert_eq!(index.offset_of_lsp_position(text, 9, 0, true), text.len());
+    }
+}

@@ -1,0 +1,81 @@
+//! Splitting line-oriented files (`.silp`, `.slip`, `.silp.jsonl`) into lines.
+
+use crate::source::Span;
+
+/// One line of a text, without its terminator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<'s> {
+    pub text: &'s str,
+    /// Where `text` starts in the file.
+    pub start: usize,
+    /// 0-based line number within the region that was split.
+    pub number: usize,
+}
+
+impl Line<'_> {
+    pub fn span(&self) -> Span {
+        self.start..self.start + self.text.len()
+    }
+
+    /// Blank, or a comment: its first non-blank character is `#`.
+    pub fn is_blank_or_comment(&self) -> bool {
+        let trimmed = self.text.trim_start();
+        trimmed.is_empty() || trimmed.starts_with('#')
+    }
+}
+
+/// The lines of `text` (which starts at byte `base` of its file), split at `\n`,
+/// `\r\n` and lone `\r`.
+pub fn lines(text: &str, base: usize) -> impl Iterator<Item = Line<'_>> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut number = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let (end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
+            Some(i) => {
+                let end = start + i;
+                let next = if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+                    end + 2
+                } else {
+                    end + 1
+                };
+                (end, next)
+            }
+            None => {
+                done = true;
+                if start == bytes.len() && number > 0 {
+                    return None;
+                }
+                (bytes.len(), bytes.len())
+            }
+        };
+        let line = Line {
+            text: &text[start..end],
+            start: base + start,
+            number,
+        };
+        start = next;
+        number += 1;
+        Some(line)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_every_line_ending_without_a_phantom_last_line() {
+        let got: Vec<(&str, usize)> = lines("a\r\nb\rc\n", 10)
+            .map(|l| (l.text, l.start))
+            .collect();
+        assert_eq!(got, vec![("a", 10), ("b", 13), ("c", 15)]);
+        let got: Vec<&str> = lines("x", 0).map(|l| l.text).collect();
+        assert_eq!(got, vec!["x"]);
+        assert_eq!(lines("", 0).count(), 1);
+    }
+}

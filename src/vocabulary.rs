@@ -1,0 +1,138 @@
+//! The fixed vocabularies of the languages: SILP's verb whitelist, excluded verbs and
+//! frontends, and Slipstream's UCR v1.0 anchors (`data/anchors.tsv`).
+
+use crate::settings::Settings;
+use std::sync::OnceLock;
+
+/// The 13 approved verbs (draft, "Verb Whitelist"), in the draft's order.
+pub const VERBS: [&str; 13] = [
+    "CANCEL",
+    "START",
+    "EMAIL",
+    "FETCH",
+    "PROCESS",
+    "TRANSLATE",
+    "BOOK",
+    "ROUTE",
+    "SEARCH",
+    "UPDATE",
+    "SUGGEST",
+    "SWITCH",
+    "NOTIFY",
+];
+
+/// Verbs the draft forbids, with the replacement it suggests (if any).
+pub const EXCLUDED_VERBS: [(&str, Option<&str>); 2] =
+    [("SWITCH_TOOL", Some("SWITCH")), ("ESCALATE", None)];
+
+/// The standard frontends; `code` and `json` are the lossless ones.
+pub const FRONTENDS: [&str; 5] = ["code", "json", "natural", "nl_json", "llmlingua2"];
+
+/// Words allowed in `meta.seq` besides action codes and entity ids.
+pub const SEQ_KEYWORDS: [&str; 4] = ["parallel", "sequential", "reason_first", "reason_last"];
+
+/// Heartbeat intervals the draft defines (N turns; 9999 means none).
+pub const HEARTBEATS: [u32; 6] = [1, 5, 10, 15, 20, 9999];
+
+/// Comparison operators of code conditions and constraint `operator`s.
+pub const OPERATORS: [&str; 6] = ["==", "!=", "<", ">", "<=", ">="];
+
+/// Whether `verb` (upper case, no `!`) is whitelisted or added in configuration.
+pub fn is_known_verb(verb: &str, settings: &Settings) -> bool {
+    VERBS.contains(&verb) || settings.extend_verbs.iter().any(|v| v == verb)
+}
+
+/// The excluded-verb entry for `verb` (upper case, no `!`).
+pub fn excluded_verb(verb: &str) -> Option<(&'static str, Option<&'static str>)> {
+    EXCLUDED_VERBS.iter().copied().find(|(v, _)| *v == verb)
+}
+
+pub fn is_known_frontend(name: &str, settings: &Settings) -> bool {
+    FRONTENDS.contains(&name) || settings.extend_frontends.iter().any(|f| f == name)
+}
+
+/// The closest candidate to `word` when it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), c))
+        .filter(|(distance, c)| {
+            *distance <= (c.chars().count().max(3) / 3).max(1) + usize::from(c.len() > 8)
+        })
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, c)| c)
+}
+
+/// A UCR anchor: its index, mnemonic, canonical description and 4-D coordinates
+/// (ACTION, POLARITY, DOMAIN, URGENCY).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    pub index: u16,
+    pub mnemonic: String,
+    pub canonical: String,
+    pub coordinates: [u8; 4],
+}
+
+/// The 46 UCR v1.0 core anchors.
+pub fn core_anchors() -> &'static [Anchor] {
+    static ANCHORS: OnceLock<Vec<Anchor>> = OnceLock::new();
+    ANCHORS.get_or_init(|| {
+        include_str!("../data/anchors.tsv")
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let [index, mnemonic, canonical, a, p, d, u] = fields.as_slice() else {
+                    return None;
+                };
+                Some(Anchor {
+                    index: u16::from_str_radix(index.trim_start_matches("0x"), 16).ok()?,
+                    mnemonic: mnemonic.to_string(),
+                    canonical: canonical.to_string(),
+                    coordinates: [
+                        a.parse().ok()?,
+                        p.parse().ok()?,
+                        d.parse().ok()?,
+                        u.parse().ok()?,
+                    ],
+                })
+            })
+            .collect()
+    })
+}
+
+pub fn core_anchor(mnemonic: &str) -> Option<&'static Anchor> {
+    core_anchors().iter().find(|a| a.mnemonic == mnemonic)
+}
+
+/// Whether `mnemonic` is a core anchor or an extension anchor from configuration.
+pub fn is_known_anchor(mnemonic: &str, settings: &Settings) -> bool {
+    core_anchor(mnemonic).is_some() || settings.extend_anchors.iter().any(|(m, _)| m == mnemonic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_46_core_anchors_load() {
+        let anchors = core_anchors();
+        assert_eq!(anchors.len(), 46);
+        assert_eq!(core_anchor("Fallback").unwrap().index, 0x00FF);
+        assert_eq!(
+            core_anchor("ObserveState").unwrap().coordinates,
+            [0, 4, 2, 3]
+        );
+    }
+
+    #[test]
+    fn suggestions_catch_typos_only() {
+        assert_eq!(did_you_mean("cancl", VERBS.iter().copied()), Some("CANCEL"));
+        assert_eq!(did_you_mean("serch", VERBS.iter().copied()), Some("SEARCH"));
+        assert_eq!(did_you_mean("delete", VERBS.iter().copied()), None);
+    }
+}
