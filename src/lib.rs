@@ -10,6 +10,7 @@
 pub mod diagnostics;
 pub mod ir;
 pub mod lint;
+pub mod lsp;
 pub mod rules;
 pub mod settings;
 pub mod source;

@@ -1,0 +1,11 @@
+//! `silp-lsp`: the silp-lint language server on standard input and output.
+
+fn main() -> std::process::ExitCode {
+    match silp_lint::lsp::serve_stdio() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("silp-lsp: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The language server (`silp-lsp`, `silp-lint lsp`): tower-lsp-server on tokio,
+//! speaking LSP over stdio.
+//!
+//! Diagnostics come from the same library calls as the CLI ([`crate::lint::lint_text`]
+//! per document, then [`crate::lint::cross_file`] over the open documents), so the two
+//! cannot disagree. Highlighting, outline, hover and completion read the syntax
+//! trees through [`semantic`], [`hover`] and [`completion`], which know nothing of
+//! the protocol.
+//!
+//! `codeDescription` links: silp-lint has no published rule pages, so the server
+//! links a rule only when the client passes a URL template in
+//! `initializationOptions.ruleDocsUrl` (`{code}`, `{code_lower}` and `{name}` are
+//! replaced). Without it, diagnostics carry the code (`SL101`) and the source
+//! `silp-lint`, and hovering a diagnostic shows the rule's full documentation.
+
+pub mod completion;
+pub mod document;
+pub mod hover;
+pub mod semantic;
+pub mod server;
+pub mod transport;
+
+use server::Backend;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tower_lsp_server::{LspService, Server};
+
+/// Serves LSP on `input`/`output` until the client sends `exit` or closes the input.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let (service, socket) = LspService::new(Backend::new);
+    let client = service.inner().client().clone();
+    let (server_input, guarded) = tokio::io::duplex(256 * 1024);
+    let guard = tokio::spawn(transport::guard_input(input, guarded, client));
+    Server::new(server_input, output, socket)
+        .serve(service)
+        .await;
+    guard.abort();
+}
+
+/// Serves LSP on standard input and output.
+pub async fn run_stdio() {
+    serve(tokio::io::stdin(), tokio::io::stdout()).await;
+}
+
+/// Serves LSP on standard input and output on a runtime of its own; returns when the
+/// client sends `exit` or closes standard input.
+pub fn serve_stdio() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run_stdio());
+    // Standard input is read on a blocking thread that cannot be interrupted.
+    runtime.shutdown_background();
+    Ok(())
+}

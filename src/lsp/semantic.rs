@@ -1,0 +1,686 @@
+//! What each part of a document is, from the syntax trees: semantic tokens (for
+//! highlighting and hover) and one symbol per payload (for the outline). Independent
+//! of the protocol; the server converts spans to LSP positions.
+
+use crate::lint::strip_trailing_comment;
+use crate::source::{FileKind, Span};
+use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
+use crate::syntax::json::{parse_json, JsonNode, JsonValue};
+use crate::syntax::lines::lines;
+use crate::syntax::{ping, slip};
+use crate::vocabulary;
+
+/// Token types, in legend order (the VS Code extension maps the same list).
+pub const TOKEN_TYPES: [&str; 11] = [
+    "keyword",
+    "function",
+    "parameter",
+    "variable",
+    "string",
+    "number",
+    "operator",
+    "comment",
+    "enumMember",
+    "namespace",
+    "property",
+];
+
+/// Token modifiers, in legend order: `defaultLibrary` marks whitelisted verbs,
+/// `deprecated` excluded ones.
+pub const TOKEN_MODIFIERS: [&str; 2] = ["defaultLibrary", "deprecated"];
+
+/// A token type; the discriminant is its index in [`TOKEN_TYPES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenType {
+    Keyword = 0,
+    Function = 1,
+    Parameter = 2,
+    Variable = 3,
+    String = 4,
+    Number = 5,
+    Operator = 6,
+    Comment = 7,
+    EnumMember = 8,
+    Namespace = 9,
+    Property = 10,
+}
+
+/// Bit of the `defaultLibrary` modifier.
+pub const DEFAULT_LIBRARY: u32 = 1;
+/// Bit of the `deprecated` modifier.
+pub const DEPRECATED: u32 = 2;
+
+/// What a token names, for hover.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Meaning {
+    None,
+    /// A verb as written (`start`, `!START`, `Cancel`).
+    Verb(String),
+    /// A SLIP anchor mnemonic.
+    Anchor(String),
+    /// A frontend name (`meta.out`, a `//ping` list).
+    Frontend(String),
+    /// A JSON key, as a path from the payload object (`meta.req_id`, `entities[].id`).
+    Key(String),
+}
+
+/// One classified piece of a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub span: Span,
+    pub kind: TokenType,
+    pub modifiers: u32,
+    pub meaning: Meaning,
+}
+
+/// The tokens of `text` read as `kind`, sorted and non-overlapping. With `within`,
+/// line-oriented kinds classify only the lines that touch that byte range.
+pub fn tokens(text: &str, kind: FileKind, within: Option<Span>) -> Vec<Token> {
+    let mut out = Tokens {
+        text,
+        tokens: Vec::new(),
+    };
+    let body = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let region = &text[body..];
+    let wanted = |line: &crate::syntax::lines::Line| match &within {
+        Some(w) => line.start <= w.end && w.start <= line.start + line.text.len(),
+        None => true,
+    };
+    match kind {
+        FileKind::Silp => {
+            for line in lines(region, body).filter(wanted) {
+                out.silp_line(line.text, line.start);
+            }
+        }
+        FileKind::Slip => {
+            for line in lines(region, body).filter(wanted) {
+                out.slip_line(line.text, line.start);
+            }
+        }
+        FileKind::SilpJson => {
+            if let Some(root) = parse_json(region, body).value {
+                out.json(&root, &mut Vec::new(), None);
+            }
+        }
+        FileKind::SilpJsonl => {
+            for line in lines(region, body).filter(wanted) {
+                if let Some(root) = parse_json(line.text, line.start).value {
+                    out.json(&root, &mut Vec::new(), None);
+                }
+            }
+        }
+        FileKind::Nlip | FileKind::Markdown => {}
+    }
+    let mut tokens = out.tokens;
+    tokens.retain(|t| t.span.start < t.span.end && text.get(t.span.clone()).is_some());
+    tokens.sort_by_key(|t| (t.span.start, t.span.end));
+    let mut end = 0;
+    tokens.retain(|t| {
+        let keep = t.span.start >= end;
+        if keep {
+            end = t.span.end;
+        }
+        keep
+    });
+    tokens
+}
+
+/// The token covering byte `offset` (a cursor just after a token counts as on it).
+pub fn token_at(tokens: &[Token], offset: usize) -> Option<&Token> {
+    tokens
+        .iter()
+        .find(|t| t.span.start <= offset && offset < t.span.end)
+        .or_else(|| tokens.iter().find(|t| t.span.end == offset))
+}
+
+/// The modifiers of a verb as written: whitelisted or excluded.
+pub fn verb_modifiers(verb: &str) -> u32 {
+    let upper = verb.trim_start_matches('!').to_uppercase();
+    if vocabulary::VERBS.contains(&upper.as_str()) {
+        DEFAULT_LIBRARY
+    } else if vocabulary::excluded_verb(&upper).is_some() {
+        DEPRECATED
+    } else {
+        0
+    }
+}
+
+struct Tokens<'t> {
+    text: &'t str,
+    tokens: Vec<Token>,
+}
+
+impl Tokens<'_> {
+    fn push(&mut self, span: Span, kind: TokenType) {
+        self.push_meaning(span, kind, 0, Meaning::None);
+    }
+
+    fn push_meaning(&mut self, span: Span, kind: TokenType, modifiers: u32, meaning: Meaning) {
+        self.tokens.push(Token {
+            span,
+            kind,
+            modifiers,
+            meaning,
+        });
+    }
+
+    fn silp_line(&mut self, line: &str, start: usize) {
+        let trimmed = line.trim_start();
+        let lead = line.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            self.push(
+                start + lead..start + line.trim_end().len(),
+                TokenType::Comment,
+            );
+            return;
+        }
+        if trimmed.is_empty() {
+            return;
+        }
+        let payload = strip_trailing_comment(line);
+        if payload.len() < line.len() {
+            let rest = &line[payload.len()..];
+            if let Some(hash) = rest.find('#') {
+                let from = start + payload.len() + hash;
+                self.push(from..start + line.trim_end().len(), TokenType::Comment);
+            }
+        }
+        if ping::is_probe(payload) {
+            self.probe(payload, start);
+        } else {
+            let parse = code::parse_payload(payload, start);
+            if let Some(tree) = &parse.payload {
+                self.code(tree);
+            }
+        }
+    }
+
+    fn probe(&mut self, payload: &str, start: usize) {
+        let (probe, _) = ping::parse_probe(payload, start);
+        let Some(probe) = probe else {
+            return;
+        };
+        let lead = payload.len() - payload.trim_start().len();
+        self.push(
+            start + lead..start + lead + "//ping".len(),
+            TokenType::Keyword,
+        );
+        for frontend in &probe.frontends {
+            self.push_meaning(
+                frontend.span(),
+                TokenType::EnumMember,
+                0,
+                Meaning::Frontend(frontend.text.to_string()),
+            );
+        }
+        for (key, value, kind) in [
+            ("session=", &probe.session, TokenType::String),
+            ("heartbeat=", &probe.heartbeat, TokenType::Number),
+        ] {
+            if let Some(value) = value {
+                let key_start = value.span.0.saturating_sub(key.len());
+                if self.text.get(key_start..value.span.0) == Some(key) {
+                    self.push(key_start..value.span.0 - 1, TokenType::Parameter);
+                    self.push(value.span.0 - 1..value.span.0, TokenType::Operator);
+                }
+                self.push(value.span(), kind);
+            }
+        }
+    }
+
+    fn code(&mut self, tree: &code::Payload) {
+        if let Some(condition) = &tree.condition {
+            self.push(condition.if_keyword.clone(), TokenType::Keyword);
+            let mut previous_end = condition.if_keyword.end;
+            for constraint in &condition.constraints {
+                let span = constraint.span();
+                self.keyword_between(previous_end, span.start, "and");
+                previous_end = span.end;
+                self.constraint(constraint);
+            }
+            match &condition.end {
+                Some(ConditionEnd::Colon(span)) => self.push(span.clone(), TokenType::Operator),
+                Some(ConditionEnd::Then(span)) => self.push(span.clone(), TokenType::Keyword),
+                None => {}
+            }
+        }
+        for call in &tree.actions {
+            self.call(call);
+        }
+        for separator in &tree.separators {
+            match separator {
+                Separator::Semicolon(span) | Separator::Arrow(span) => {
+                    self.push(span.clone(), TokenType::Operator)
+                }
+            }
+        }
+        if let Some(branch) = &tree.else_branch {
+            self.push(branch.else_keyword.clone(), TokenType::Keyword);
+            if let Some(colon) = &branch.colon {
+                self.push(colon.clone(), TokenType::Operator);
+            }
+            for call in &branch.alternatives {
+                self.call(call);
+            }
+            let mut previous = None::<usize>;
+            for call in &branch.alternatives {
+                if let Some(end) = previous {
+                    self.operator_between(end, call.span.start, ";");
+                }
+                previous = Some(call.span.end);
+            }
+        }
+        if let Some((keyword, name)) = &tree.with {
+            self.push(keyword.clone(), TokenType::Keyword);
+            self.push(name.span(), TokenType::Variable);
+        }
+    }
+
+    /// Marks the first `word` (as a whole word) between two offsets as a keyword.
+    fn keyword_between(&mut self, from: usize, to: usize, word: &str) {
+        if let Some(gap) = self.text.get(from..to) {
+            if let Some(i) = gap.find(word) {
+                self.push(from + i..from + i + word.len(), TokenType::Keyword);
+            }
+        }
+    }
+
+    fn operator_between(&mut self, from: usize, to: usize, op: &str) {
+        if let Some(gap) = self.text.get(from..to) {
+            if let Some(i) = gap.find(op) {
+                self.push(from + i..from + i + op.len(), TokenType::Operator);
+            }
+        }
+    }
+
+    fn constraint(&mut self, constraint: &Constraint) {
+        match constraint {
+            Constraint::Negation {
+                bang, name, time, ..
+            } => {
+                self.push(bang.clone(), TokenType::Operator);
+                self.push(name.span(), TokenType::Variable);
+                if let Some(time) = time {
+                    self.push(time.span(), TokenType::Number);
+                }
+            }
+            Constraint::Comparison {
+                name,
+                op,
+                value,
+                time,
+                ..
+            } => {
+                self.push(name.span(), TokenType::Variable);
+                self.push(op.span(), TokenType::Operator);
+                self.value(value);
+                if let Some(time) = time {
+                    self.push(time.span(), TokenType::Number);
+                }
+            }
+            Constraint::Predicate { name, args, .. } => {
+                self.push(name.span(), TokenType::Variable);
+                for arg in args {
+                    self.value(arg);
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, call: &Call) {
+        self.push_meaning(
+            call.name.span(),
+            TokenType::Function,
+            verb_modifiers(call.name.text),
+            Meaning::Verb(call.name.text.to_string()),
+        );
+        for arg in call.args.iter().flatten() {
+            self.arg(arg);
+        }
+    }
+
+    fn arg(&mut self, arg: &Arg) {
+        if let Some(key) = &arg.key {
+            self.push(key.span(), TokenType::Parameter);
+            self.operator_between(key.span.1, arg.value.span.0, "=");
+        }
+        self.value(&arg.value);
+        if let Some(location) = &arg.location {
+            self.operator_between(arg.value.span.1, location.span.0, "@");
+            self.push(location.span(), TokenType::String);
+        }
+    }
+
+    fn value(&mut self, word: &Word) {
+        let kind = if looks_numeric(word.text) || is_time(word.text) {
+            TokenType::Number
+        } else {
+            TokenType::String
+        };
+        self.push(word.span(), kind);
+    }
+
+    fn slip_line(&mut self, line: &str, start: usize) {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('#') {
+            let lead = line.len() - trimmed.len();
+            self.push(
+                start + lead..start + line.trim_end().len(),
+                TokenType::Comment,
+            );
+            return;
+        }
+        if trimmed.is_empty() {
+            return;
+        }
+        let parse = slip::parse_message(line, start);
+        let Some(message) = &parse.message else {
+            return;
+        };
+        self.push(message.marker.span.clone(), TokenType::Keyword);
+        if let Some(version) = &message.version {
+            self.push(version.span.clone(), TokenType::Number);
+        }
+        for agent in [&message.src, &message.dst].into_iter().flatten() {
+            self.push(agent.span.clone(), TokenType::Namespace);
+        }
+        if let Some(anchor) = &message.anchor {
+            self.push_meaning(
+                anchor.span.clone(),
+                TokenType::EnumMember,
+                0,
+                Meaning::Anchor(anchor.text.to_string()),
+            );
+        }
+        for payload in &message.payload {
+            self.push(payload.span.clone(), TokenType::String);
+        }
+    }
+
+    /// Walks a JSON value; `path` holds the keys from the payload object down.
+    fn json(&mut self, node: &JsonNode, path: &mut Vec<String>, key: Option<&str>) {
+        match &node.value {
+            JsonValue::Object(members) => {
+                // An array of payloads at the root: each element is a payload object.
+                for member in members {
+                    path.push(member.key.clone());
+                    self.push_meaning(
+                        member.key_span.clone(),
+                        TokenType::Property,
+                        0,
+                        Meaning::Key(path.join(".")),
+                    );
+                    self.json(&member.value, path, Some(&member.key));
+                    path.pop();
+                }
+            }
+            JsonValue::Array(items) => {
+                let element = match path.last_mut() {
+                    Some(last) => {
+                        let saved = last.clone();
+                        last.push_str("[]");
+                        Some(saved)
+                    }
+                    None => None,
+                };
+                for item in items {
+                    self.json(item, path, key);
+                }
+                if let (Some(saved), Some(last)) = (element, path.last_mut()) {
+                    *last = saved;
+                }
+            }
+            JsonValue::String(value) => {
+                let verb_slot = matches!(key, Some("intent" | "action" | "seq"));
+                if verb_slot && value.starts_with('!') {
+                    self.push_meaning(
+                        node.span.clone(),
+                        TokenType::Function,
+                        verb_modifiers(value),
+                        Meaning::Verb(value.clone()),
+                    );
+                } else if key == Some("out") && path.len() == 2 && path[0] == "meta" {
+                    self.push_meaning(
+                        node.span.clone(),
+                        TokenType::EnumMember,
+                        0,
+                        Meaning::Frontend(value.clone()),
+                    );
+                } else {
+                    self.push(node.span.clone(), TokenType::String);
+                }
+            }
+            JsonValue::Number(_) => self.push(node.span.clone(), TokenType::Number),
+            JsonValue::Bool(_) | JsonValue::Null => {
+                self.push(node.span.clone(), TokenType::Keyword)
+            }
+        }
+    }
+}
+
+fn looks_numeric(text: &str) -> bool {
+    let body = text.strip_suffix('%').unwrap_or(text);
+    let body = body.strip_prefix(['-', '+']).unwrap_or(body);
+    !body.is_empty()
+        && body.chars().any(|c| c.is_ascii_digit())
+        && body.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && body.matches('.').count() <= 1
+}
+
+fn is_time(text: &str) -> bool {
+    text.len() > 2 && (text.starts_with("t+") || text.starts_with("t-"))
+}
+
+/// What an outline entry stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// A code-frontend payload.
+    Payload,
+    /// A `//ping` probe.
+    Probe,
+    /// A SLIP message.
+    Message,
+    /// A JSON payload object.
+    Object,
+}
+
+/// One payload, for the document outline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// Never empty.
+    pub name: String,
+    pub detail: Option<String>,
+    pub kind: SymbolKind,
+    pub span: Span,
+}
+
+const SYMBOL_NAME_CHARS: usize = 60;
+
+fn shorten(text: &str) -> String {
+    let text = text.trim();
+    if text.chars().count() <= SYMBOL_NAME_CHARS {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(SYMBOL_NAME_CHARS - 1).collect();
+    short.push('…');
+    short
+}
+
+/// One symbol per payload of `text` read as `kind`.
+pub fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
+    let body = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let region = &text[body..];
+    let mut out = Vec::new();
+    match kind {
+        FileKind::Silp => {
+            for line in lines(region, body) {
+                if line.is_blank_or_comment() {
+                    continue;
+                }
+                let payload = strip_trailing_comment(line.text);
+                let lead = payload.len() - payload.trim_start().len();
+                let span = line.start + lead..line.start + payload.len();
+                if ping::is_probe(payload) {
+                    out.push(Symbol {
+                        name: shorten(payload),
+                        detail: Some("probe".to_string()),
+                        kind: SymbolKind::Probe,
+                        span,
+                    });
+                } else {
+                    let parse = code::parse_payload(payload, line.start);
+                    let detail = parse
+                        .payload
+                        .as_ref()
+                        .and_then(|tree| tree.actions.first())
+                        .map(|call| format!("!{}", call.name.text.to_uppercase()));
+                    out.push(Symbol {
+                        name: shorten(payload),
+                        detail,
+                        kind: SymbolKind::Payload,
+                        span,
+                    });
+                }
+            }
+        }
+        FileKind::Slip => {
+            for line in lines(region, body) {
+                if line.is_blank_or_comment() {
+                    continue;
+                }
+                let parse = slip::parse_message(line.text, line.start);
+                let (name, detail) = match &parse.message {
+                    Some(message) => (
+                        message
+                            .anchor
+                            .as_ref()
+                            .map(|a| a.text.to_string())
+                            .filter(|a| !a.is_empty())
+                            .unwrap_or_else(|| shorten(line.text)),
+                        match (&message.src, &message.dst) {
+                            (Some(src), Some(dst)) => Some(format!("{} → {}", src.text, dst.text)),
+                            _ => None,
+                        },
+                    ),
+                    None => (shorten(line.text), None),
+                };
+                let lead = line.text.len() - line.text.trim_start().len();
+                out.push(Symbol {
+                    name,
+                    detail,
+                    kind: SymbolKind::Message,
+                    span: line.start + lead..line.start + line.text.trim_end().len(),
+                });
+            }
+        }
+        FileKind::SilpJson => {
+            if let Some(root) = parse_json(region, body).value {
+                match &root.value {
+                    JsonValue::Array(items) => {
+                        for item in items {
+                            json_symbol(item, &mut out);
+                        }
+                    }
+                    _ => json_symbol(&root, &mut out),
+                }
+            }
+        }
+        FileKind::SilpJsonl => {
+            for line in lines(region, body) {
+                if line.text.trim().is_empty() {
+                    continue;
+                }
+                if let Some(root) = parse_json(line.text, line.start).value {
+                    json_symbol(&root, &mut out);
+                }
+            }
+        }
+        FileKind::Nlip | FileKind::Markdown => {}
+    }
+    out
+}
+
+fn json_symbol(node: &JsonNode, out: &mut Vec<Symbol>) {
+    let JsonValue::Object(members) = &node.value else {
+        return;
+    };
+    let string = |key: &str, members: &[crate::syntax::json::JsonMember]| {
+        members
+            .iter()
+            .rev()
+            .find_map(|m| match (&m.value.value, m.key == key) {
+                (JsonValue::String(s), true) => Some(s.clone()),
+                _ => None,
+            })
+    };
+    let name = string("intent", members)
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| shorten(&s))
+        .unwrap_or_else(|| "payload".to_string());
+    let req_id = members.iter().rev().find_map(|m| match &m.value.value {
+        JsonValue::Object(meta) if m.key == "meta" => string("req_id", meta),
+        _ => None,
+    });
+    out.push(Symbol {
+        name,
+        detail: req_id.map(|id| format!("req_id {id}")),
+        kind: SymbolKind::Object,
+        span: node.span.clone(),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_are_tokens_and_probe_words_are_classified() {
+        let text = "# note\n//ping code,json heartbeat=5 # trailing\n";
+        let got: Vec<(&str, TokenType)> = tokens(text, FileKind::Silp, None)
+            .iter()
+            .map(|t| (&text[t.span.clone()], t.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("# note", TokenType::Comment),
+                ("//ping", TokenType::Keyword),
+                ("code", TokenType::EnumMember),
+                ("json", TokenType::EnumMember),
+                ("heartbeat", TokenType::Parameter),
+                ("=", TokenType::Operator),
+                ("5", TokenType::Number),
+                ("# trailing", TokenType::Comment),
+            ]
+        );
+    }
+
+    #[test]
+    fn within_limits_line_kinds_to_the_touched_lines() {
+        let text = "# a\n# b\n# c";
+        let got = tokens(text, FileKind::Silp, Some(4..5));
+        assert_eq!(got.len(), 1);
+        assert_eq!(&text[got[0].span.clone()], "# b");
+    }
+
+    #[test]
+    fn verbs_get_library_or_deprecated_modifiers() {
+        assert_eq!(verb_modifiers("start"), DEFAULT_LIBRARY);
+        assert_eq!(verb_modifiers("!CANCEL"), DEFAULT_LIBRARY);
+        assert_eq!(verb_modifiers("switch_tool"), DEPRECATED);
+        assert_eq!(verb_modifiers("begin"), 0);
+    }
+
+    #[test]
+    fn every_payload_line_is_one_symbol_with_a_name() {
+        let text = "# c\nstart(hike)\n\n//ping code\n";
+        let got = symbols(text, FileKind::Silp);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].name, "start(hike)");
+        assert_eq!(&text[got[0].span.clone()], "start(hike)");
+        assert_eq!(got[1].kind, SymbolKind::Probe);
+        let long = "x".repeat(200);
+        let got = symbols(&long, FileKind::Slip);
+        assert_eq!(got[0].name.chars().count(), SYMBOL_NAME_CHARS);
+    }
+}
