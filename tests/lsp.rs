@@ -1,0 +1,651 @@
+//! In-process protocol tests: a test client talks JSON-RPC to `silp_lint::lsp::serve`
+//! over a duplex pipe, exactly as an editor would over stdio.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use silp_lint::lint::lint_text;
+use silp_lint::lsp::document::{apply_changes, Encoding};
+use silp_lint::settings::Settings;
+use silp_lint::source::FileKind;
+use std::collections::VecDeque;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct TestClient {
+    writer: tokio::io::WriteHalf<DuplexStream>,
+    reader: BufReader<tokio::io::ReadHalf<DuplexStream>>,
+    next_id: i64,
+    /// Messages read while waiting for something else.
+    backlog: VecDeque<Value>,
+}
+
+impl TestClient {
+    async fn start() -> TestClient {
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(theirs);
+        tokio::spawn(silp_lint::lsp::serve(server_read, server_write));
+        let (reader, writer) = tokio::io::split(ours);
+        TestClient {
+            writer,
+            reader: BufReader::new(reader),
+            next_id: 1,
+            backlog: VecDeque::new(),
+        }
+    }
+
+    async fn initialize_with(&mut self, capabilities: Value) -> Value {
+        let result = self
+            .request(
+                "initialize",
+                json!({"processId": null, "rootUri": null, "capabilities": capabilities}),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        result
+    }
+
+    async fn initialize(&mut self) -> Value {
+        self.initialize_with(json!({})).await
+    }
+
+    async fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    async fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.send_raw(frame.as_bytes()).await;
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    async fn read_message(&mut self) -> Value {
+        tokio::time::timeout(TIMEOUT, async {
+            let mut length = None;
+            loop {
+                let mut line = String::new();
+                let read = self.reader.read_line(&mut line).await.unwrap();
+                assert!(read > 0, "server closed the stream");
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(value) = line.strip_prefix("Content-Length: ") {
+                    length = Some(value.parse::<usize>().unwrap());
+                }
+            }
+            let mut body = vec![0; length.expect("Content-Length")];
+            self.reader.read_exact(&mut body).await.unwrap();
+            serde_json::from_slice(&body).unwrap()
+        })
+        .await
+        .expect("timed out waiting for the server")
+    }
+
+    /// The first message (from the backlog, then the stream) that `pred` accepts.
+    async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.backlog.iter().position(&pred) {
+            return self.backlog.remove(i).unwrap();
+        }
+        loop {
+            let message = self.read_message().await;
+            if pred(&message) {
+                return message;
+            }
+            self.backlog.push_back(message);
+        }
+    }
+
+    async fn request_raw(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.wait_for(|m| m["id"] == json!(id) && m.get("method").is_none())
+            .await
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request_raw(method, params).await;
+        assert!(response.get("error").is_none(), "{method}: {response}");
+        response["result"].clone()
+    }
+
+    async fn open(&mut self, uri: &str, language: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": language, "version": version, "text": text}}),
+        )
+        .await;
+    }
+
+    async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+
+    /// The diagnostics published for `uri` at `version` (`None`: a clearing publish).
+    async fn diagnostics(&mut self, uri: &str, version: Option<i32>) -> Vec<Value> {
+        let uri = uri.to_string();
+        let message = self
+            .wait_for(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == json!(uri)
+                    && match version {
+                        Some(v) => m["params"]["version"] == json!(v),
+                        None => m["params"].get("version").is_none_or(Value::is_null),
+                    }
+            })
+            .await;
+        message["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    async fn log_containing(&mut self, needle: &str) -> String {
+        let needle = needle.to_string();
+        let message = self
+            .wait_for(|m| {
+                m["method"] == "window/logMessage"
+                    && m["params"]["message"]
+                        .as_str()
+                        .is_some_and(|s| s.contains(&needle))
+            })
+            .await;
+        message["params"]["message"].as_str().unwrap().to_string()
+    }
+
+    async fn shutdown(mut self) {
+        self.request("shutdown", Value::Null).await;
+        self.notify("exit", Value::Null).await;
+    }
+}
+
+/// An independent position computation: 0-based line, and the column in UTF-16
+/// units or bytes, for a byte offset (lines end at `\n`, `\r\n` or `\r`).
+fn position_of(text: &str, offset: usize, utf16: bool) -> Value {
+    let mut line = 0;
+    let mut line_start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < offset {
+        match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') && i + 1 < offset => {
+                i += 1;
+                line += 1;
+                line_start = i + 1;
+            }
+            b'\r' | b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let column: usize = if utf16 {
+        text[line_start..offset].encode_utf16().count()
+    } else {
+        offset - line_start
+    };
+    json!({"line": line, "character": column})
+}
+
+/// What the CLI's library call finds in `text`, as the server should publish it.
+fn expected(text: &str, kind: FileKind, utf16: bool) -> Vec<(String, Value, Value)> {
+    lint_text(text, kind, &Settings::default())
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.code().to_string(),
+                position_of(text, d.span.start, utf16),
+                position_of(text, d.span.end, utf16),
+            )
+        })
+        .collect()
+}
+
+fn published(diagnostics: &[Value]) -> Vec<(String, Value, Value)> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["range"]["start"].clone(),
+                d["range"]["end"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// A line with emoji, a tag character, CJK and a combining mark, and all line ends.
+const MIXED: &str = "start(😀\u{E0041}北京e\u{301})\r\n# comment\rif !rain(t+1): start(hike)\n";
+
+#[tokio::test]
+async fn diagnostics_match_the_library_in_utf16_and_carry_the_version() {
+    let mut client = TestClient::start().await;
+    let init = client.initialize().await;
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    assert!(init["capabilities"]
+        .get("documentFormattingProvider")
+        .is_none());
+    let uri = "file:///work/a.silp";
+    client.open(uri, "silp", 7, MIXED).await;
+    let diagnostics = client.diagnostics(uri, Some(7)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(MIXED, FileKind::Silp, true)
+    );
+    for d in &diagnostics {
+        assert_eq!(d["source"], "silp-lint");
+        assert!(d["code"].as_str().unwrap().starts_with("SL"));
+    }
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn utf8_positions_when_the_client_offers_them() {
+    let mut client = TestClient::start().await;
+    let init = client
+        .initialize_with(json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}))
+        .await;
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    let uri = "file:///work/b.silp";
+    client.open(uri, "silp", 1, MIXED).await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(MIXED, FileKind::Silp, false)
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn language_id_or_file_name_selects_documents_and_close_clears() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    // By file name although the language id is generic.
+    let uri = "file:///work/c.silp.jsonl";
+    client
+        .open(uri, "json", 1, "{\"intent\":\"!START\"}\n")
+        .await;
+    let text = "{\"intent\":\"!START\"}\n";
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(text, FileKind::SilpJsonl, true)
+    );
+    // Not a SILP document: logged, not linted.
+    client
+        .open("file:///work/notes.md", "markdown", 1, "# hi")
+        .await;
+    client
+        .log_containing("not linting file:///work/notes.md")
+        .await;
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert!(client.diagnostics(uri, None).await.is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn incremental_changes_apply_in_order() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///work/d.silp";
+    client
+        .open(uri, "silp", 1, "start(hike)\r\nbook(北京)\n")
+        .await;
+    client.diagnostics(uri, Some(1)).await;
+    // Three edits in one notification: each against the previous result.
+    client
+        .change(
+            uri,
+            2,
+            json!([
+                {"range": {"start": {"line": 0, "character": 6}, "end": {"line": 0, "character": 10}}, "text": "😀"},
+                {"range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 8}}, "text": ",x"},
+                {"range": {"start": {"line": 1, "character": 5}, "end": {"line": 1, "character": 7}}, "text": "Paris"},
+            ]),
+        )
+        .await;
+    let expected_text = "start(😀,x)\r\nbook(Paris)\n";
+    let diagnostics = client.diagnostics(uri, Some(2)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(expected_text, FileKind::Silp, true)
+    );
+    let symbols = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["start(😀,x)", "book(Paris)"]);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn versions_of_published_diagnostics_never_go_back() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///work/e.silp";
+    let text: String = (0..2000).map(|i| format!("start(hike{i})\n")).collect();
+    client.open(uri, "silp", 1, &text).await;
+    for version in 2..=20 {
+        client
+            .change(
+                uri,
+                version,
+                json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x"}]),
+            )
+            .await;
+    }
+    let mut last = 0;
+    loop {
+        let message = client
+            .wait_for(|m| m["method"] == "textDocument/publishDiagnostics")
+            .await;
+        let version = message["params"]["version"].as_i64().unwrap();
+        assert!(version >= last, "version {version} published after {last}");
+        last = version;
+        if version == 20 {
+            break;
+        }
+    }
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn malformed_messages_and_unknown_methods_are_logged_and_survived() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    client
+        .send_raw(b"Content-Length: 9\r\n\r\n{\"jsonrpc")
+        .await;
+    client.log_containing("malformed JSON").await;
+    client.send_raw(b"garbage without a header\r\n\r\n").await;
+    client.log_containing("skipped").await;
+    client.send(json!([1, 2, 3])).await;
+    client.log_containing("not a JSON-RPC 2.0 message").await;
+    let response = client.request_raw("silp/unknown", json!({})).await;
+    assert_eq!(response["error"]["code"], -32601);
+    client
+        .log_containing("unknown request `silp/unknown`")
+        .await;
+    client.notify("silp/whatever", json!({})).await;
+    client.log_containing("`silp/whatever`").await;
+    // Still serving.
+    let uri = "file:///work/f.silp";
+    client.open(uri, "silp", 3, "# only a comment\n").await;
+    assert!(client.diagnostics(uri, Some(3)).await.is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn untitled_and_five_megabyte_documents() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    client
+        .open("untitled:Untitled-1", "silp", 1, "start(hike)")
+        .await;
+    client
+        .log_containing("untitled:Untitled-1 is not a file")
+        .await;
+    let diagnostics = client.diagnostics("untitled:Untitled-1", Some(1)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected("start(hike)", FileKind::Silp, true)
+    );
+    let big: String =
+        "# a comment line that pads the document to five megabytes\n".repeat(5 * 1024 * 1024 / 58);
+    assert!(big.len() >= 5_000_000);
+    let uri = "file:///work/big.silp";
+    client.open(uri, "silp", 1, &big).await;
+    // The message loop keeps answering while the big document lints.
+    let items = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 0, "character": 2}}),
+        )
+        .await;
+    assert!(items.as_array().is_some_and(|a| !a.is_empty()));
+    client.log_containing("is large").await;
+    assert!(client.diagnostics(uri, Some(1)).await.is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn hover_on_a_diagnostic_shows_the_rule_documentation() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///work/g.silp";
+    let text = "if !rain(t+1) start(hike)\n";
+    client.open(uri, "silp", 1, text).await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    let first = diagnostics.first().expect("a syntax error");
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": first["range"]["start"]}),
+        )
+        .await;
+    let value = hover["contents"]["value"].as_str().unwrap();
+    let code = first["code"].as_str().unwrap();
+    assert!(value.contains(&format!("**{code} ")), "{value}");
+    assert!(value.contains("## What it does"), "{value}");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn completion_offers_verbs_anchors_keys_and_frontends() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let cases: [(&str, &str, &str, &str); 5] = [
+        ("file:///w/a.silp", "silp", "if !rain(t+1): st", "start"),
+        (
+            "file:///w/a.slip",
+            "slip",
+            "SLIP v1 planner exec Ob",
+            "ObserveState",
+        ),
+        (
+            "file:///w/a.silp.json",
+            "silp-json",
+            "{\"intent\": \"!BO",
+            "!BOOK",
+        ),
+        (
+            "file:///w/b.silp.json",
+            "silp-json",
+            "{\"intent\":\"!START\",\"meta\":{\"out\":\"nl",
+            "nl_json",
+        ),
+        (
+            "file:///w/c.silp.json",
+            "silp-json",
+            "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"ab12\",\"",
+            "session_id",
+        ),
+    ];
+    for (uri, language, text, wanted) in cases {
+        client.open(uri, language, 1, text).await;
+        let character = text.encode_utf16().count();
+        let items = client
+            .request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}),
+            )
+            .await;
+        let item = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == wanted)
+            .unwrap_or_else(|| panic!("{wanted} not offered for {text}: {items}"));
+        assert_eq!(item["textEdit"]["range"]["end"]["character"], character);
+    }
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn semantic_tokens_use_the_shared_legend() {
+    let mut client = TestClient::start().await;
+    let init = client.initialize().await;
+    let legend = &init["capabilities"]["semanticTokensProvider"]["legend"];
+    assert_eq!(
+        legend["tokenTypes"],
+        json!([
+            "keyword",
+            "function",
+            "parameter",
+            "variable",
+            "string",
+            "number",
+            "operator",
+            "comment",
+            "enumMember",
+            "namespace",
+            "property"
+        ])
+    );
+    assert_eq!(
+        legend["tokenModifiers"],
+        json!(["defaultLibrary", "deprecated"])
+    );
+    let uri = "file:///w/t.silp";
+    client
+        .open(uri, "silp", 1, "# 😀 note\n//ping code,json\n")
+        .await;
+    let tokens = client
+        .request(
+            "textDocument/semanticTokens/full",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let data: Vec<u64> = tokens["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        data,
+        vec![
+            0, 0, 9, 7, 0, // `# 😀 note`: 9 UTF-16 units, comment
+            1, 0, 6, 0, 0, // `//ping`, keyword
+            0, 7, 4, 8, 0, // `code`, enumMember
+            0, 5, 4, 8, 0, // `json`
+        ]
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn formatting_is_reported_unsupported() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/f.silp";
+    client.open(uri, "silp", 1, "start(hike)").await;
+    let response = client
+        .request_raw(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    assert!(response["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("does not support formatting"));
+    client.shutdown().await;
+}
+
+/// Text from an alphabet that stresses position conversion.
+fn alphabet() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "a",
+        "b",
+        " ",
+        "(",
+        "😀",
+        "北",
+        "\u{E0041}",
+        "e\u{301}",
+        "\n",
+        "\r\n",
+        "\r",
+        "é",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+}
+
+/// Byte offsets an LSP position can name: char boundaries not inside a CRLF.
+fn addressable(text: &str) -> Vec<usize> {
+    (0..=text.len())
+        .filter(|&i| text.is_char_boundary(i))
+        .filter(|&i| {
+            !(i > 0 && text.as_bytes()[i - 1] == b'\r' && text.as_bytes().get(i) == Some(&b'\n'))
+        })
+        .collect()
+}
+
+fn to_position(text: &str, offset: usize) -> Position {
+    let v = position_of(text, offset, true);
+    Position::new(
+        v["line"].as_u64().unwrap() as u32,
+        v["character"].as_u64().unwrap() as u32,
+    )
+}
+
+proptest! {
+    #[test]
+    fn incremental_edits_equal_full_replacement(
+        initial in alphabet(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), alphabet()), 1..8),
+        batch in 1usize..4,
+    ) {
+        let mut model = initial.clone();
+        let mut incremental = initial.clone();
+        let mut changes = Vec::new();
+        for (a, b, insert) in edits {
+            let offsets = addressable(&model);
+            let (a, b) = (a.get(&offsets), b.get(&offsets));
+            let (start, end) = (*a.min(b), *a.max(b));
+            changes.push(TextDocumentContentChangeEvent {
+                range: Some(Range { start: to_position(&model, start), end: to_position(&model, end) }),
+                range_length: None,
+                text: insert.clone(),
+            });
+            model.replace_range(start..end, &insert);
+            if changes.len() == batch {
+                incremental = apply_changes(&incremental, &changes, Encoding::Utf16);
+                changes.clear();
+            }
+        }
+        incremental = apply_changes(&incremental, &changes, Encoding::Utf16);
+        prop_assert_eq!(incremental, model);
+    }
+}
