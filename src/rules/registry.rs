@@ -4,7 +4,25 @@
 use super::*;
 
 /// All rules, sorted by code.
-pub static RULES: &[&dyn Rule] = &[&invalid_syntax::InvalidSyntax];
+pub static RULES: &[&dyn Rule] = &[
+    &invalid_syntax::InvalidSyntax,
+    &unknown_verb::UnknownVerb,
+    &excluded_verb::ExcludedVerb,
+    &malformed_action_code::MalformedActionCode,
+    &function_name_case::FunctionNameCase,
+    &invalid_req_id::InvalidReqId,
+    &short_req_id::ShortReqId,
+    &duplicate_req_id::DuplicateReqId,
+    &unsupported_version::UnsupportedVersion,
+    &unsupported_frontend::UnsupportedFrontend,
+    &invalid_session_id::InvalidSessionId,
+    &duplicate_entity_id::DuplicateEntityId,
+    &invalid_operator::InvalidOperator,
+    &unknown_seq_item::UnknownSeqItem,
+    &lossy_frontend_negation::LossyFrontendNegation,
+    &invalid_heartbeat::InvalidHeartbeat,
+    &nonstandard_syntax::NonstandardSyntax,
+];
 
 /// The rule with this code (case-insensitive), or with this name.
 pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {
