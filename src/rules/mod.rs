@@ -7,7 +7,12 @@
 pub mod registry;
 
 // One module per rule, named after the rule.
+mod fallback_without_payload;
+mod invalid_agent_id;
 mod invalid_syntax;
+mod non_portable_payload;
+mod unknown_anchor;
+mod unsupported_slip_version;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::ir::Ir;

@@ -4,7 +4,14 @@
 use super::*;
 
 /// All rules, sorted by code.
-pub static RULES: &[&dyn Rule] = &[&invalid_syntax::InvalidSyntax];
+pub static RULES: &[&dyn Rule] = &[
+    &invalid_syntax::InvalidSyntax,
+    &unknown_anchor::UnknownAnchor,
+    &fallback_without_payload::FallbackWithoutPayload,
+    &unsupported_slip_version::UnsupportedSlipVersion,
+    &invalid_agent_id::InvalidAgentId,
+    &non_portable_payload::NonPortablePayload,
+];
 
 /// The rule with this code (case-insensitive), or with this name.
 pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {
