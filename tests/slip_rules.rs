@@ -375,3 +375,40 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn fixtures_report_their_code_on_each_offending_line_and_nothing_on_clean_lines() {
+    for code in ["SL601", "SL602", "SL603", "SL604", "SL605"] {
+        let path = format!(
+            "{}/tests/fixtures/{code}/cases.slip",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("fixture is readable");
+        let diagnostics = lint(&text);
+        let mut offset = 0;
+        let mut clean = false;
+        for line in text.split_inclusive('\n') {
+            let span = offset..offset + line.len();
+            offset += line.len();
+            if line.starts_with("# Clean") {
+                clean = true;
+            }
+            if line.starts_with('#') {
+                continue;
+            }
+            let codes: Vec<&str> = diagnostics
+                .iter()
+                .filter(|d| span.contains(&d.span.start))
+                .map(|d| d.code())
+                .collect();
+            if clean {
+                assert!(codes.is_empty(), "{path}: {line:?} gave {codes:?}");
+            } else {
+                assert!(
+                    !codes.is_empty() && codes.iter().all(|c| *c == code),
+                    "{path}: {line:?} gave {codes:?}"
+                );
+            }
+        }
+    }
+}
