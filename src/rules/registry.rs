@@ -22,6 +22,11 @@ pub static RULES: &[&dyn Rule] = &[
     &lossy_frontend_negation::LossyFrontendNegation,
     &invalid_heartbeat::InvalidHeartbeat,
     &nonstandard_syntax::NonstandardSyntax,
+    &unknown_anchor::UnknownAnchor,
+    &fallback_without_payload::FallbackWithoutPayload,
+    &unsupported_slip_version::UnsupportedSlipVersion,
+    &invalid_agent_id::InvalidAgentId,
+    &non_portable_payload::NonPortablePayload,
 ];
 
 /// The rule with this code (case-insensitive), or with this name.
