@@ -4,7 +4,6 @@
 use crate::ir::{
     Alternative, Constraint, Entity, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
 };
-use crate::source::Span;
 use crate::syntax::json::{JsonNode, JsonValue};
 
 /// The root keys that make an object an IR document.
@@ -235,6 +234,7 @@ fn push_action_code(verbs: &mut Vec<VerbUse>, code: Option<&Text>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Span;
     use crate::syntax::json::parse_json;
 
     fn decode_text(text: &str) -> Ir {
