@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod ir;
 pub mod lint;
 pub mod rules;
+pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod syntax;
