@@ -8,6 +8,8 @@ pub mod registry;
 
 // One module per rule, named after the rule.
 mod invalid_syntax;
+mod null_optional_field;
+mod schema_violation;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::ir::Ir;

@@ -4,7 +4,11 @@
 use super::*;
 
 /// All rules, sorted by code.
-pub static RULES: &[&dyn Rule] = &[&invalid_syntax::InvalidSyntax];
+pub static RULES: &[&dyn Rule] = &[
+    &invalid_syntax::InvalidSyntax,
+    &schema_violation::SchemaViolation,
+    &null_optional_field::NullOptionalField,
+];
 
 /// The rule with this code (case-insensitive), or with this name.
 pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {
