@@ -327,3 +327,21 @@ fn the_reference_suite_has_no_schema_violations() {
         }
     }
 }
+
+#[test]
+fn a_ten_megabyte_single_line_document_is_fine() {
+    let mut text = String::from(r#"{"intent":"!START","entities":["#);
+    while text.len() < 10_000_000 {
+        text.push_str(r#"{"id":"act","value":"hike_in_the_hills","action":null},"#);
+    }
+    text.push_str(r#"{"id":"act","value":"x"}],"meta":{"req_id":"a1b2c3d4","confidence":2}}"#);
+    let started = std::time::Instant::now();
+    let diagnostics = lint(&text, FileKind::SilpJsonl);
+    let elapsed = started.elapsed();
+    assert!(diagnostics.iter().all(|d| d.code() != "SL001"));
+    let schema: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.code() == "SL401").collect();
+    assert_eq!(schema.len(), 1);
+    assert_eq!(&text[schema[0].span.clone()], "2");
+    assert!(diagnostics.iter().filter(|d| d.code() == "SL408").count() > 100_000);
+    eprintln!("10 MB document linted in {elapsed:?}");
+}

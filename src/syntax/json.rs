@@ -346,6 +346,15 @@ fn error<T>(span: Span, message: impl Into<String>) -> Step<T> {
     })
 }
 
+/// Characters that show as nothing: named by code point in messages.
+fn is_invisible(ch: char) -> bool {
+    matches!(ch,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+        | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
+        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{E0000}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-' | b'$')
 }
@@ -538,9 +547,14 @@ impl<'a> Validator<'a> {
             let shown_end = end.min(start + 40);
             return (start..end, format!("`{}`", &self.text[start..shown_end]));
         }
-        let width = self.char_at(start).map_or(1, char::len_utf8);
-        let span = start..start + width;
-        (span.clone(), describe_found(&self.text[span]))
+        let ch = self.char_at(start).unwrap_or('\u{FFFD}');
+        let span = start..start + ch.len_utf8().min(self.bytes.len() - start);
+        let found = if is_invisible(ch) {
+            format!("U+{:04X}", ch as u32)
+        } else {
+            describe_found(&self.text[span.clone()])
+        };
+        (span, found)
     }
 
     /// Scans a string from its opening quote.
@@ -865,7 +879,14 @@ mod tests {
         assert!(message.contains("U+000A"), "{message}");
         assert!(err("[1,\u{0B}2]").1.contains("U+000B"));
         assert!(err("[1,\u{A0}2]").1.contains("white space"));
-        assert_eq!(err("\u{FEFF}{}").0, "\u{FEFF}");
+        assert_eq!(
+            err("\u{FEFF}{}"),
+            (
+                "\u{FEFF}".into(),
+                "expected a JSON value, found U+FEFF".into()
+            )
+        );
+        assert!(err("{\u{200B}}").1.ends_with("found U+200B"));
         assert!(err("[1,é]").1.contains("`é`"));
         // multibyte characters inside strings are fine
         assert_eq!(ok("\"北京 😀\"").as_str(), Some("北京 😀"));
@@ -922,5 +943,82 @@ mod tests {
         assert_eq!(ok("1e400").to_serde(), serde_json::json!(f64::MAX));
         assert_eq!(ok("-1e400").to_serde(), serde_json::json!(f64::MIN));
         assert!(ok("123456789012345678901234567890").to_serde().is_number());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Never panics, accepts exactly what serde_json (a strict RFC 8259 parser)
+        /// accepts, and gives values serde_json agrees with.
+        #[test]
+        fn agrees_with_serde_json(text in r#"[\{\}\[\]:, "\\0-2.eE+\-truefalsn\n\t\u{0B}/u\u{e9}\u{FEFF}d8c]{0,24}"#) {
+            let parse = parse_json(&text, 3);
+            let serde = serde_json::from_str::<serde_json::Value>(&text);
+            // RFC 8259 allows any magnitude; serde_json refuses what overflows a double
+            proptest::prop_assume!(!serde.as_ref().is_err_and(|e| e.to_string().contains("out of range")));
+            proptest::prop_assert_eq!(parse.value.is_some(), serde.is_ok(), "{:?}: {:?}", text, parse.errors);
+            proptest::prop_assert_eq!(parse.errors.len(), usize::from(parse.value.is_none()));
+            for error in &parse.errors {
+                proptest::prop_assert!(error.span.start >= 3 && error.span.end <= text.len() + 3);
+                proptest::prop_assert!(text.is_char_boundary(error.span.start - 3));
+                proptest::prop_assert!(text.is_char_boundary(error.span.end - 3));
+            }
+            if let (Some(value), Ok(serde)) = (parse.value, serde) {
+                proptest::prop_assert_eq!(value.to_serde(), serde);
+            }
+        }
+
+        /// Valid documents, and documents one edit away from valid.
+        #[test]
+        fn agrees_with_serde_json_near_valid_documents(
+            value in json_values(),
+            pretty in proptest::bool::ANY,
+            edit in 0usize..64,
+            insert in proptest::option::of(proptest::sample::select(vec!['"', ',', ':', '}', ']', '[', '{', '\\', '0', '-', '.', 'e', '\n', '\u{0B}', 'x', '\u{1}'])),
+        ) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            } else {
+                serde_json::to_string(&value).unwrap_or_default()
+            };
+            let chars: Vec<char> = text.chars().collect();
+            let mut edited: Vec<char> = chars.clone();
+            let at = edit % (chars.len() + 1);
+            match insert {
+                Some(ch) => edited.insert(at, ch),
+                None if at < edited.len() => {
+                    edited.remove(at);
+                }
+                None => {}
+            }
+            for candidate in [text, edited.into_iter().collect::<String>()] {
+                let parse = parse_json(&candidate, 0);
+                let serde = serde_json::from_str::<serde_json::Value>(&candidate);
+                if serde.as_ref().is_err_and(|e| e.to_string().contains("out of range")) {
+                    continue;
+                }
+                proptest::prop_assert_eq!(parse.value.is_some(), serde.is_ok(), "{:?}: {:?}", candidate, parse.errors);
+                if let (Some(value), Ok(serde)) = (parse.value, serde) {
+                    proptest::prop_assert_eq!(value.to_serde(), serde);
+                }
+            }
+        }
+    }
+
+    fn json_values() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i32>().prop_map(|n| serde_json::json!(n)),
+            (-1.0e6f64..1.0e6).prop_map(|n| serde_json::json!(n)),
+            "[a-z\"\\\u{1}é😀 ]{0,6}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                proptest::collection::vec(("[a-z_]{1,4}", inner), 0..4)
+                    .prop_map(|members| serde_json::Value::Object(members.into_iter().collect())),
+            ]
+        })
     }
 }
