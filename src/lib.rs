@@ -12,6 +12,7 @@ pub mod ir;
 pub mod lint;
 pub mod rules;
 pub mod run;
+pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod syntax;

@@ -22,6 +22,8 @@ mod lossy_frontend_negation;
 mod malformed_action_code;
 mod non_portable_payload;
 mod nonstandard_syntax;
+mod null_optional_field;
+mod schema_violation;
 mod short_req_id;
 mod unknown_anchor;
 mod unknown_seq_item;
