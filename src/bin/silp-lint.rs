@@ -1,1 +1,194 @@
-fn main() {}
+//! The `silp-lint` command line: argument parsing and output only; linting is the
+//! library's `run::check`.
+
+use clap::{Parser, Subcommand};
+use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
+use silp_lint::diagnostics::Severity;
+use silp_lint::rules::registry::{self, RULES};
+use silp_lint::run::{self, StdinSource};
+use silp_lint::settings::Settings;
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "silp-lint",
+    version,
+    about = "Lint SILP, Slipstream SLIP and NLIP agent payloads",
+    long_about = "Lint SILP, Slipstream SLIP and NLIP agent payloads.\n\n\
+        Files: *.silp (code frontend, one payload per line), *.slip (Slipstream lines), \
+        *.silp.json / *.silp.jsonl (IR documents and JSON-frontend payloads), \
+        *.nlip.json (NLIP messages), *.md (fenced silp, slip and silp-json blocks).\n\n\
+        With no command, `check` runs.",
+    after_help = "Exit status: 0 when no error or warning remains, 1 when one does, \
+        2 on a usage error or an input that could not be read."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Lint files and directories (the default command)
+    Check(CheckArgs),
+    /// Print a rule's documentation (by code, e.g. SL101, or name)
+    Rule {
+        /// The rule's code or name
+        code: String,
+    },
+    /// List every rule with its code, name and default severity
+    Rules,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Files or directories to lint; `-` reads standard input [default: .]
+    paths: Vec<String>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value = "human")]
+    output_format: OutputFormat,
+    /// Only run these rules (codes or prefixes, comma-separated: SL1,SL201)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    select: Vec<String>,
+    /// Never run these rules (codes or prefixes, comma-separated)
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
+    /// The file name that standard input stands for: sets its kind and its name in output
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+    /// Print diagnostics only, no summary line
+    #[arg(long, short)]
+    quiet: bool,
+    /// When to colour human output (NO_COLOR turns colour off under `auto`)
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+const COMMANDS: [&str; 5] = ["check", "rule", "rules", "help", "lsp"];
+
+fn main() -> ExitCode {
+    let mut args: Vec<String> = std::env::args().collect();
+    // `check` is the default command: `silp-lint PATHS` means `silp-lint check PATHS`.
+    let first = args.get(1).map(String::as_str);
+    let is_global_flag = matches!(first, Some("-h" | "--help" | "-V" | "--version"));
+    if !is_global_flag && !first.is_some_and(|a| COMMANDS.contains(&a)) {
+        args.insert(1, "check".to_string());
+    }
+    let cli = Cli::parse_from(args);
+    match cli.command {
+        Command::Check(args) => check(args),
+        Command::Rule { code } => rule(&code),
+        Command::Rules => rules(),
+    }
+}
+
+fn check(args: CheckArgs) -> ExitCode {
+    let settings = Settings {
+        select: args.select.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        ignore: args.ignore.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        ..Settings::default()
+    };
+    for selector in settings.select.iter().chain(&settings.ignore) {
+        let known = selector.eq_ignore_ascii_case("ALL")
+            || RULES.iter().any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
+        if !known {
+            eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
+            return ExitCode::from(2);
+        }
+    }
+    let mut paths = args.paths;
+    let mut stdin = None;
+    if paths.iter().any(|p| p == "-") {
+        paths.retain(|p| p != "-");
+        let mut text = Vec::new();
+        if let Err(error) = std::io::stdin().read_to_end(&mut text) {
+            eprintln!("error: cannot read standard input: {error}");
+            return ExitCode::from(2);
+        }
+        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
+        stdin = Some(StdinSource { name, text });
+    } else if paths.is_empty() {
+        paths.push(".".to_string());
+    }
+    let run = run::check(&paths, stdin, &settings);
+    let views: Vec<FileDiagnostics> = run
+        .files
+        .iter()
+        .filter(|f| !f.diagnostics.is_empty())
+        .map(|f| FileDiagnostics {
+            path: &f.path,
+            text: &f.text,
+            diagnostics: &f.diagnostics,
+        })
+        .collect();
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut written = render::write(&mut out, &views, args.output_format, color);
+    if written.is_ok() && args.output_format == OutputFormat::Human && !args.quiet {
+        written = writeln!(out, "{}", render::summary(&views));
+    }
+    if let Err(error) = written.and_then(|_| out.flush()) {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write output: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    for error in &run.errors {
+        eprintln!("error: {error}");
+    }
+    if !run.errors.is_empty() {
+        ExitCode::from(2)
+    } else if run
+        .files
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .any(|d| d.severity.fails_check())
+    {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn rule(code: &str) -> ExitCode {
+    let Some(rule) = registry::find(code) else {
+        eprintln!("error: no rule `{code}` (see `silp-lint rules`)");
+        return ExitCode::from(2);
+    };
+    let meta = rule.meta();
+    println!("# {} ({})\n", meta.name, meta.code);
+    println!("Default severity: {}", meta.severity.as_str());
+    if let Some(protocol_error) = meta.protocol_error {
+        println!("SILP protocol error: `{protocol_error}`");
+    }
+    println!();
+    print!("{}", meta.documentation());
+    ExitCode::SUCCESS
+}
+
+fn rules() -> ExitCode {
+    for rule in RULES {
+        let meta = rule.meta();
+        let severity = match meta.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        };
+        println!("{}  {:<26} {:<8} {}", meta.code, meta.name, severity, meta.summary());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,1 +1,242 @@
-//! Rendering diagnostics for people (ariadne) and machines (JSON, concise).
+//! Rendering diagnostics for people (ariadne reports, concise lines) and machines
+//! (JSON, JSON lines, GitHub workflow commands). Positions are computed here from
+//! byte spans: 1-based lines, columns in characters.
+
+use super::{Diagnostic, Edit, Severity};
+use crate::source::{LineIndex, Location};
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The diagnostics of one file, with the text their spans index into.
+pub struct FileDiagnostics<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// The output formats of `check --output-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Reports with the source lines and labels (the default).
+    Human,
+    /// One line per diagnostic: `path:line:col: CODE message`.
+    Concise,
+    /// A JSON array of diagnostic objects.
+    Json,
+    /// One JSON diagnostic object per line.
+    JsonLines,
+    /// GitHub Actions workflow commands (annotations on pull requests).
+    Github,
+}
+
+#[derive(Serialize)]
+struct JsonEdit {
+    start: Location,
+    end: Location,
+    content: String,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: super::Applicability,
+    message: &'a str,
+    edits: Vec<JsonEdit>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    name: &'a str,
+    severity: Severity,
+    message: &'a str,
+    help: Option<&'a str>,
+    path: &'a str,
+    start: Location,
+    end: Location,
+    fix: Option<JsonFix<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol_error: Option<&'a str>,
+}
+
+fn json_diagnostics<'a>(file: &'a FileDiagnostics<'a>) -> impl Iterator<Item = JsonDiagnostic<'a>> {
+    let index = LineIndex::new(file.text);
+    file.diagnostics.iter().map(move |d| {
+        let locate = |offset| index.location(file.text, offset);
+        let edit = |e: &Edit| JsonEdit {
+            start: locate(e.span.start),
+            end: locate(e.span.end),
+            content: e.content.clone(),
+        };
+        JsonDiagnostic {
+            code: d.rule.code,
+            name: d.rule.name,
+            severity: d.severity,
+            message: &d.message,
+            help: d.help.as_deref(),
+            path: file.path,
+            start: locate(d.span.start),
+            end: locate(d.span.end),
+            fix: d.fix.as_ref().map(|f| JsonFix {
+                applicability: f.applicability,
+                message: &f.message,
+                edits: f.edits.iter().map(edit).collect(),
+            }),
+            protocol_error: d.rule.protocol_error,
+        }
+    })
+}
+
+/// Writes `files` (already sorted by path, diagnostics by position) in `format`.
+pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputFormat, color: bool) -> io::Result<()> {
+    match format {
+        OutputFormat::Json => {
+            let all: Vec<JsonDiagnostic> = files.iter().flat_map(json_diagnostics).collect();
+            serde_json::to_writer_pretty(&mut *out, &all)?;
+            writeln!(out)
+        }
+        OutputFormat::JsonLines => {
+            for diagnostic in files.iter().flat_map(json_diagnostics) {
+                serde_json::to_writer(&mut *out, &diagnostic)?;
+                writeln!(out)?;
+            }
+            Ok(())
+        }
+        OutputFormat::Concise => {
+            for file in files {
+                let index = LineIndex::new(file.text);
+                for d in file.diagnostics {
+                    let at = index.location(file.text, d.span.start);
+                    writeln!(out, "{}:{}:{}: {} {}", file.path, at.line, at.column, d.rule.code, d.message)?;
+                }
+            }
+            Ok(())
+        }
+        OutputFormat::Github => {
+            for file in files {
+                let index = LineIndex::new(file.text);
+                for d in file.diagnostics {
+                    let start = index.location(file.text, d.span.start);
+                    let end = index.location(file.text, d.span.end);
+                    let level = match d.severity {
+                        Severity::Error => "error",
+                        Severity::Warning => "warning",
+                        Severity::Info | Severity::Hint => "notice",
+                    };
+                    let message = match &d.help {
+                        Some(help) => format!("{} ({help})", d.message),
+                        None => d.message.clone(),
+                    };
+                    writeln!(
+                        out,
+                        "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                        escape_property(file.path),
+                        start.line,
+                        start.column,
+                        end.line,
+                        end.column,
+                        escape_property(&format!("{} ({})", d.rule.code, d.rule.name)),
+                        escape_data(&message),
+                    )?;
+                }
+            }
+            Ok(())
+        }
+        OutputFormat::Human => {
+            for file in files {
+                for d in file.diagnostics {
+                    human(out, file, d, color)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Workflow-command data escaping (`%`, CR, LF).
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Workflow-command property escaping (data escaping plus `:` and `,`).
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn human(out: &mut dyn Write, file: &FileDiagnostics, d: &Diagnostic, color: bool) -> io::Result<()> {
+    use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+    let (kind, tint) = match d.severity {
+        Severity::Error => (ReportKind::Error, Color::Red),
+        Severity::Warning => (ReportKind::Warning, Color::Yellow),
+        Severity::Info => (ReportKind::Custom("info", Color::Blue), Color::Blue),
+        Severity::Hint => (ReportKind::Custom("hint", Color::Cyan), Color::Cyan),
+    };
+    let path = file.path.to_string();
+    let span = clamp(file.text, d.span.clone());
+    let mut report = Report::build(kind, (path.clone(), span.clone()))
+        .with_config(Config::new().with_index_type(IndexType::Byte).with_color(color))
+        .with_code(d.rule.code)
+        .with_message(&d.message)
+        .with_label(
+            Label::new((path.clone(), span))
+                .with_message(d.rule.name)
+                .with_color(tint),
+        );
+    for related in d.related.iter().filter(|r| r.path.is_none()) {
+        report = report.with_label(
+            Label::new((path.clone(), clamp(file.text, related.span.clone())))
+                .with_message(&related.message)
+                .with_color(Color::Cyan),
+        );
+    }
+    if let Some(help) = &d.help {
+        report = report.with_help(help);
+    }
+    if let Some(fix) = &d.fix {
+        let how = match fix.applicability {
+            super::Applicability::Safe => "fixable with --fix",
+            super::Applicability::Unsafe => "fixable with --fix --unsafe-fixes",
+        };
+        report = report.with_note(format!("{} ({how})", fix.message));
+    }
+    report
+        .finish()
+        .write((path, Source::from(file.text)), &mut *out)
+}
+
+/// A span inside the text on char boundaries (ariadne indexes bytes of the text).
+fn clamp(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let start = crate::source::floor_char_boundary(text, span.start);
+    let end = crate::source::floor_char_boundary(text, span.end).max(start);
+    start..end
+}
+
+/// The closing summary line of human output: counts by severity and fixability.
+pub fn summary(files: &[FileDiagnostics]) -> String {
+    let all = || files.iter().flat_map(|f| f.diagnostics.iter());
+    let count = |s: Severity| all().filter(|d| d.severity == s).count();
+    let total = all().count();
+    if total == 0 {
+        return "All checks passed!".to_string();
+    }
+    let mut parts = Vec::new();
+    for (severity, noun) in [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "info"),
+        (Severity::Hint, "hint"),
+    ] {
+        let n = count(severity);
+        if n > 0 {
+            let plural = if n == 1 || matches!(severity, Severity::Info) { "" } else { "s" };
+            parts.push(format!("{n} {noun}{plural}"));
+        }
+    }
+    let fixable = all()
+        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == super::Applicability::Safe))
+        .count();
+    let mut line = format!("Found {}.", parts.join(", "));
+    if fixable > 0 {
+        line.push_str(&format!(" {fixable} fixable with the `--fix` option."));
+    }
+    line
+}

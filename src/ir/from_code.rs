@@ -1,10 +1,240 @@
 //! Decoding code-frontend syntax trees to the IR (languages.md §2, "Decode").
 
-use crate::ir::Ir;
-use crate::syntax::code::Payload;
+use crate::ir::{Alternative, Constraint, Entity, Ir, Origin, Spanned, Text, VerbForm, VerbUse};
+use crate::syntax::code::{self, Arg, Call, Payload, Word};
 
-/// Decodes a payload's syntax tree to the IR.
+fn text(word: &Word) -> Text {
+    Spanned::new(word.text.to_string(), word.span())
+}
+
+/// The action code a function name stands for (`cancel` -> `!CANCEL`).
+pub fn action_code(name: &Word) -> Text {
+    Spanned::new(format!("!{}", name.text.to_uppercase()), name.span())
+}
+
+/// Whether a predicate's second of two arguments is a time (`t+1`, `t-2`).
+fn is_time(value: &str) -> bool {
+    value.starts_with("t+") || value.starts_with("t-")
+}
+
+/// An argument's value as the IR holds it: `target@location` outside an else-branch
+/// has no slot for the location, so it stays part of the value.
+fn arg_value(arg: &Arg) -> Text {
+    match &arg.location {
+        None => text(&arg.value),
+        Some(location) => Spanned::new(
+            format!("{}@{}", arg.value.text, location.text),
+            arg.value.span.0..location.span.1,
+        ),
+    }
+}
+
+/// Decodes a payload's syntax tree to the IR. A trailing `with NAME` has no IR
+/// counterpart and is dropped (SL505 reports it).
 pub fn decode(payload: &Payload) -> Ir {
-    let _ = payload;
-    Ir::default()
+    let mut ir = Ir {
+        origin: Origin::Code,
+        span: payload.span.clone(),
+        ..Ir::default()
+    };
+    let calls = payload.actions.iter().chain(
+        payload
+            .else_branch
+            .iter()
+            .flat_map(|b| b.alternatives.iter()),
+    );
+    ir.verbs = calls
+        .map(|call| VerbUse {
+            text: call.name.text.to_string(),
+            span: call.name.span(),
+            form: VerbForm::FunctionName,
+        })
+        .collect();
+    if let Some(condition) = &payload.condition {
+        ir.constraints = condition
+            .constraints
+            .iter()
+            .map(decode_constraint)
+            .collect();
+    }
+    let mut actions = payload.actions.iter();
+    if let Some(primary) = actions.next() {
+        ir.intent = Some(action_code(&primary.name));
+        for arg in primary.args.iter().flatten() {
+            ir.entities.push(Entity {
+                id: match &arg.key {
+                    Some(key) => text(key),
+                    None => Spanned::new("act".to_string(), arg.value.span()),
+                },
+                value: arg_value(arg),
+                action: None,
+                span: arg.span.clone(),
+            });
+        }
+    }
+    for call in actions {
+        push_secondary(&mut ir, call);
+    }
+    if let Some(branch) = &payload.else_branch {
+        ir.alternatives = branch.alternatives.iter().map(decode_alternative).collect();
+    }
+    ir
+}
+
+fn push_secondary(ir: &mut Ir, call: &Call) {
+    let action = action_code(&call.name);
+    for arg in call.args.iter().flatten() {
+        ir.entities.push(Entity {
+            id: match &arg.key {
+                Some(key) => text(key),
+                None => Spanned::new("act".to_string(), arg.value.span()),
+            },
+            value: arg_value(arg),
+            action: Some(action.clone()),
+            span: arg.span.clone(),
+        });
+    }
+}
+
+fn decode_constraint(constraint: &code::Constraint) -> Constraint {
+    match constraint {
+        code::Constraint::Negation {
+            bang,
+            name,
+            time,
+            span,
+        } => Constraint {
+            kind: Spanned::new(format!("!{}", name.text), bang.start..name.span.1),
+            value: Spanned::new("true".to_string(), span.clone()),
+            time: time.as_ref().map(text),
+            span: span.clone(),
+            ..Constraint::default()
+        },
+        code::Constraint::Comparison {
+            name,
+            op,
+            value,
+            time,
+            span,
+        } => Constraint {
+            kind: text(name),
+            value: text(value),
+            time: time.as_ref().map(text),
+            operator: Some(text(op)),
+            span: span.clone(),
+            ..Constraint::default()
+        },
+        code::Constraint::Predicate { name, args, span } => {
+            let (subject, value, time) = match args.as_slice() {
+                [value] => (None, text(value), None),
+                [first, second] if is_time(second.text) => (None, text(first), Some(text(second))),
+                [subject, value] => (Some(text(subject)), text(value), None),
+                [subject, value, time, ..] => (Some(text(subject)), text(value), Some(text(time))),
+                [] => (None, Spanned::new(String::new(), span.clone()), None),
+            };
+            Constraint {
+                kind: text(name),
+                value,
+                time,
+                subject,
+                span: span.clone(),
+                ..Constraint::default()
+            }
+        }
+    }
+}
+
+fn decode_alternative(call: &Call) -> Alternative {
+    let mut alternative = Alternative {
+        action: action_code(&call.name),
+        span: call.span.clone(),
+        ..Alternative::default()
+    };
+    if let Some(arg) = call.args.iter().flatten().next() {
+        match &arg.key {
+            Some(key) if key.text == "loc" => alternative.location = Some(text(&arg.value)),
+            _ => {
+                alternative.target = Some(text(&arg.value));
+                alternative.location = arg.location.as_ref().map(text);
+            }
+        }
+    }
+    alternative
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::code::parse_payload;
+
+    #[test]
+    fn decodes_constraints_entities_and_alternatives() {
+        let text = "if !rain(t+1) and loc(me,Beijing,t+1am) and x!=3: cancel(flight,when=t+1pm); email(zhangsan) else: start(cards@indoor); route(loc=home)";
+        let parse = parse_payload(text, 0);
+        assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+        let ir = decode(&parse.payload.unwrap());
+        assert_eq!(ir.intent.as_deref().map(String::as_str), Some("!CANCEL"));
+        let c = &ir.constraints;
+        assert_eq!(
+            (
+                c[0].kind.as_str(),
+                c[0].value.as_str(),
+                c[0].time.as_deref().map(String::as_str)
+            ),
+            ("!rain", "true", Some("t+1"))
+        );
+        assert_eq!(c[1].subject.as_deref().map(String::as_str), Some("me"));
+        assert_eq!(c[2].operator.as_deref().map(String::as_str), Some("!="));
+        let e: Vec<(&str, &str, Option<&str>)> = ir
+            .entities
+            .iter()
+            .map(|e| {
+                (
+                    e.id.as_str(),
+                    e.value.as_str(),
+                    e.action.as_deref().map(String::as_str),
+                )
+            })
+            .collect();
+        assert_eq!(
+            e,
+            [
+                ("act", "flight", None),
+                ("when", "t+1pm", None),
+                ("act", "zhangsan", Some("!EMAIL"))
+            ]
+        );
+        assert_eq!(
+            ir.alternatives[0].location.as_deref().map(String::as_str),
+            Some("indoor")
+        );
+        assert_eq!(
+            ir.alternatives[1].location.as_deref().map(String::as_str),
+            Some("home")
+        );
+        assert_eq!(ir.verbs.len(), 4);
+        assert_eq!(&text[ir.verbs[1].span.clone()], "email");
+    }
+
+    #[test]
+    fn two_argument_predicates_split_on_time() {
+        let ir = decode(
+            &parse_payload("if due(report,t+2): start(x)", 0)
+                .payload
+                .unwrap(),
+        );
+        assert_eq!(
+            ir.constraints[0].time.as_deref().map(String::as_str),
+            Some("t+2")
+        );
+        let ir = decode(
+            &parse_payload("if auth(user,verified): start(x)", 0)
+                .payload
+                .unwrap(),
+        );
+        assert_eq!(
+            ir.constraints[0].subject.as_deref().map(String::as_str),
+            Some("user")
+        );
+    }
 }

@@ -1,18 +1,371 @@
-//! Decoding JSON payload objects (IR documents and JSON-frontend payloads) to the IR.
+//! Decoding JSON payload objects (IR documents and JSON-frontend payloads) to the IR
+//! (languages.md §1 and §3).
 
-use crate::ir::Ir;
-use crate::syntax::json::JsonNode;
+use crate::ir::{
+    Alternative, Constraint, Entity, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
+};
+use crate::syntax::json::{JsonNode, JsonValue};
+
+/// The root keys that make an object an IR document.
+pub const IR_DOCUMENT_KEYS: [&str; 4] = ["silp", "version", "entities", "meta"];
+
+/// The prefix of a JSON-frontend key holding a secondary action's values.
+pub const ACTION_KEY_PREFIX: &str = "action_";
 
 /// Whether an object is an IR document (holds `silp`, `version`, `entities` or
 /// `meta`) rather than a flat JSON-frontend payload.
 pub fn is_ir_document(object: &JsonNode) -> bool {
-    let _ = object;
-    false
+    object
+        .members()
+        .iter()
+        .any(|member| IR_DOCUMENT_KEYS.contains(&member.key.as_str()))
 }
 
 /// Decodes one payload object, skipping fields whose JSON type is wrong (the schema
-/// rule reports those).
+/// rule reports those). A field written twice decodes to its last value, as JSON
+/// parsers do; `null` in an optional field decodes as absent.
 pub fn decode(object: &JsonNode) -> Ir {
-    let _ = object;
-    Ir::default()
+    let mut ir = if is_ir_document(object) {
+        decode_document(object)
+    } else {
+        decode_frontend(object)
+    };
+    ir.span = object.span.clone();
+    ir.verbs.sort_by_key(|verb| verb.span.start);
+    ir
+}
+
+fn decode_document(object: &JsonNode) -> Ir {
+    let mut ir = Ir {
+        origin: Origin::IrDocument,
+        silp: text(object, "silp"),
+        version: text(object, "version"),
+        intent: text(object, "intent"),
+        ..Ir::default()
+    };
+    for node in objects(object.get("entities")) {
+        ir.entities.push(Entity {
+            id: text_or_empty(node, "id"),
+            value: text_or_empty(node, "value"),
+            action: text(node, "action"),
+            span: node.span.clone(),
+        });
+    }
+    ir.constraints = constraints(object);
+    ir.alternatives = alternatives(object);
+    if let Some(meta) = object.get("meta").filter(|node| node.is_object()) {
+        ir.meta = Meta {
+            req_id: text(meta, "req_id"),
+            session_id: text(meta, "session_id"),
+            priority: meta.get("priority").and_then(integer),
+            confidence: meta.get("confidence").and_then(number),
+            seq: meta
+                .get("seq")
+                .and_then(JsonNode::as_array)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(as_text)
+                .collect(),
+            out: text(meta, "out"),
+            next_agent: text(meta, "next_agent"),
+            span: Some(meta.span.clone()),
+        };
+    }
+    push_action_code(&mut ir.verbs, ir.intent.as_ref());
+    for entity in &ir.entities {
+        push_action_code(&mut ir.verbs, entity.action.as_ref());
+    }
+    for alternative in &ir.alternatives {
+        push_action_code(&mut ir.verbs, Some(&alternative.action));
+    }
+    for item in &ir.meta.seq {
+        if item.starts_with('!') {
+            push_action_code(&mut ir.verbs, Some(item));
+        }
+    }
+    ir
+}
+
+fn decode_frontend(object: &JsonNode) -> Ir {
+    let mut ir = Ir {
+        origin: Origin::JsonFrontend,
+        intent: text(object, "intent"),
+        constraints: constraints(object),
+        alternatives: alternatives(object),
+        ..Ir::default()
+    };
+    push_action_code(&mut ir.verbs, ir.intent.as_ref());
+    for alternative in &ir.alternatives {
+        push_action_code(&mut ir.verbs, Some(&alternative.action));
+    }
+    for member in object.members() {
+        let key = member.key.as_str();
+        if matches!(key, "intent" | "constraints" | "alternatives") {
+            continue;
+        }
+        if let Some(verb) = key
+            .strip_prefix(ACTION_KEY_PREFIX)
+            .filter(|verb| !verb.is_empty())
+        {
+            let verb_span = if member.key_is_verbatim() {
+                let start = member.key_span.start + 1 + ACTION_KEY_PREFIX.len();
+                start..start + verb.len()
+            } else {
+                member.key_span.clone()
+            };
+            ir.verbs.push(VerbUse {
+                text: verb.to_string(),
+                span: verb_span.clone(),
+                form: VerbForm::ActionKey,
+            });
+            let action = Spanned::new(format!("!{}", verb.to_uppercase()), verb_span);
+            for item in member.value.as_array().unwrap_or(&[]) {
+                if let Some(value) = scalar_text(item) {
+                    ir.entities.push(Entity {
+                        id: Spanned::new("act".to_string(), item.span.clone()),
+                        value,
+                        action: Some(action.clone()),
+                        span: item.span.clone(),
+                    });
+                }
+            }
+        } else if let Some(value) = scalar_text(&member.value) {
+            ir.entities.push(Entity {
+                id: Spanned::new(member.key.clone(), member.key_span.clone()),
+                value,
+                action: None,
+                span: member.span(),
+            });
+        }
+    }
+    ir
+}
+
+fn constraints(object: &JsonNode) -> Vec<Constraint> {
+    objects(object.get("constraints"))
+        .map(|node| Constraint {
+            kind: text_or_empty(node, "type"),
+            value: text_or_empty(node, "value"),
+            time: text(node, "time"),
+            subject: text(node, "subject"),
+            operator: text(node, "operator"),
+            span: node.span.clone(),
+        })
+        .collect()
+}
+
+fn alternatives(object: &JsonNode) -> Vec<Alternative> {
+    objects(object.get("alternatives"))
+        .map(|node| Alternative {
+            action: text_or_empty(node, "action"),
+            target: text(node, "target"),
+            location: text(node, "location"),
+            span: node.span.clone(),
+        })
+        .collect()
+}
+
+/// The objects of an array field (other items and other types are skipped).
+fn objects(array: Option<&JsonNode>) -> impl Iterator<Item = &JsonNode> {
+    array
+        .and_then(JsonNode::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|node| node.is_object())
+}
+
+fn as_text(node: &JsonNode) -> Option<Text> {
+    node.as_str()
+        .map(|value| Spanned::new(value.to_string(), node.span.clone()))
+}
+
+/// A string field of an object; absent when missing, `null` or not a string.
+fn text(object: &JsonNode, key: &str) -> Option<Text> {
+    object.get(key).and_then(as_text)
+}
+
+/// A required string field; empty, spanning the object, when missing or mistyped.
+fn text_or_empty(object: &JsonNode, key: &str) -> Text {
+    text(object, key).unwrap_or_else(|| Spanned::new(String::new(), object.span.clone()))
+}
+
+/// A JSON-frontend value as a string: strings decoded, numbers as written, booleans
+/// as `true`/`false`; `null`, arrays and objects carry no value.
+fn scalar_text(node: &JsonNode) -> Option<Text> {
+    let value = match &node.value {
+        JsonValue::String(text) => text.clone(),
+        JsonValue::Number(text) => text.clone(),
+        JsonValue::Bool(value) => value.to_string(),
+        JsonValue::Null | JsonValue::Array(_) | JsonValue::Object(_) => return None,
+    };
+    Some(Spanned::new(value, node.span.clone()))
+}
+
+/// An integer (`2`, or `2.0`, which JSON Schema also counts as an integer).
+fn integer(node: &JsonNode) -> Option<Spanned<i64>> {
+    let JsonValue::Number(text) = &node.value else {
+        return None;
+    };
+    let value = text.parse::<i64>().ok().or_else(|| {
+        let float = text.parse::<f64>().ok()?;
+        (float.fract() == 0.0 && float.abs() < 9.0e18).then_some(float as i64)
+    })?;
+    Some(Spanned::new(value, node.span.clone()))
+}
+
+fn number(node: &JsonNode) -> Option<Spanned<f64>> {
+    let JsonValue::Number(text) = &node.value else {
+        return None;
+    };
+    let value = text.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    Some(Spanned::new(value, node.span.clone()))
+}
+
+fn push_action_code(verbs: &mut Vec<VerbUse>, code: Option<&Text>) {
+    if let Some(code) = code {
+        verbs.push(VerbUse {
+            text: code.node.clone(),
+            span: code.span.clone(),
+            form: VerbForm::ActionCode,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+    use crate::syntax::json::parse_json;
+
+    fn decode_text(text: &str) -> Ir {
+        let parse = parse_json(text, 0);
+        assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+        decode(&parse.value.unwrap())
+    }
+
+    #[test]
+    fn ir_documents_decode_with_spans() {
+        let text = r#"{"silp":"v1","intent":"!CANCEL","entities":[{"id":"act","value":"hike"},{"id":"act","value":"a@b","action":"!EMAIL"}],"constraints":[{"type":"!rain","value":"true","time":"t+1"},{"type":"temp","value":"30","operator":">"}],"alternatives":[{"action":"!START","target":"cards","location":"indoor"}],"meta":{"req_id":"ab12","priority":2,"confidence":0.5,"seq":["!FETCH","parallel",3],"out":"code","next_agent":null,"session_id":"x1"}}"#;
+        let ir = decode_text(text);
+        let at = |span: &Span| &text[span.clone()];
+        assert_eq!(ir.origin, Origin::IrDocument);
+        assert_eq!(ir.span, 0..text.len());
+        assert_eq!(at(&ir.intent.as_ref().unwrap().span), "\"!CANCEL\"");
+        assert_eq!(ir.entities.len(), 2);
+        assert_eq!(ir.entities[1].action.as_ref().unwrap().node, "!EMAIL");
+        assert!(ir.is_primary(&ir.entities[0]));
+        assert!(!ir.is_primary(&ir.entities[1]));
+        assert!(ir.has_negation());
+        assert_eq!(ir.constraints[0].time.as_ref().unwrap().node, "t+1");
+        assert_eq!(ir.constraints[1].operator.as_ref().unwrap().node, ">");
+        assert_eq!(ir.alternatives[0].location.as_ref().unwrap().node, "indoor");
+        assert_eq!(ir.meta.req_id.as_ref().unwrap().node, "ab12");
+        assert_eq!(ir.meta.priority.as_ref().unwrap().node, 2);
+        assert_eq!(ir.meta.confidence.as_ref().unwrap().node, 0.5);
+        assert_eq!(ir.meta.seq.len(), 2);
+        assert!(ir.meta.next_agent.is_none());
+        assert_eq!(ir.meta.session_id.as_ref().unwrap().node, "x1");
+        assert!(at(ir.meta.span.as_ref().unwrap()).starts_with("{\"req_id\""));
+        let verbs: Vec<(&str, &str)> = ir
+            .verbs
+            .iter()
+            .map(|v| (v.text.as_str(), at(&v.span)))
+            .collect();
+        assert_eq!(
+            verbs,
+            [
+                ("!CANCEL", "\"!CANCEL\""),
+                ("!EMAIL", "\"!EMAIL\""),
+                ("!START", "\"!START\""),
+                ("!FETCH", "\"!FETCH\"")
+            ]
+        );
+        assert!(ir.verbs.iter().all(|v| v.form == VerbForm::ActionCode));
+    }
+
+    #[test]
+    fn wrong_types_are_skipped_and_missing_parts_span_the_object() {
+        let text = r#"{"intent":5,"entities":[7,{"value":"x"}],"meta":{"req_id":12,"priority":"high","seq":"!X"}}"#;
+        let ir = decode_text(text);
+        assert!(ir.intent.is_none());
+        assert_eq!(ir.entities.len(), 1);
+        assert_eq!(ir.entities[0].id.node, "");
+        assert_eq!(&text[ir.entities[0].id.span.clone()], r#"{"value":"x"}"#);
+        assert!(ir.meta.req_id.is_none());
+        assert!(ir.meta.priority.is_none());
+        assert!(ir.meta.seq.is_empty());
+        assert!(ir.verbs.is_empty());
+        assert_eq!(
+            decode_text(r#"{"meta":{"priority":3.0}}"#)
+                .meta
+                .priority
+                .unwrap()
+                .node,
+            3
+        );
+    }
+
+    #[test]
+    fn json_frontend_payloads_decode() {
+        let text = r#"{"intent":"!START","act":"hike","when":3,"action_email":["a@b","c@d"],"constraints":[{"type":"!rain","value":"true"}],"alternatives":[{"action":"!START","target":"cards"}],"action_\u0066etch":["x"]}"#;
+        let ir = decode_text(text);
+        let at = |span: &Span| &text[span.clone()];
+        assert_eq!(ir.origin, Origin::JsonFrontend);
+        assert_eq!(ir.intent.as_ref().unwrap().node, "!START");
+        let entities: Vec<(&str, &str, Option<&str>)> = ir
+            .entities
+            .iter()
+            .map(|e| {
+                (
+                    e.id.node.as_str(),
+                    e.value.node.as_str(),
+                    e.action.as_ref().map(|a| a.node.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            entities,
+            [
+                ("act", "hike", None),
+                ("when", "3", None),
+                ("act", "a@b", Some("!EMAIL")),
+                ("act", "c@d", Some("!EMAIL")),
+                ("act", "x", Some("!FETCH")),
+            ]
+        );
+        assert_eq!(at(&ir.entities[0].id.span), "\"act\"");
+        assert_eq!(at(&ir.entities[0].value.span), "\"hike\"");
+        assert_eq!(ir.constraints.len(), 1);
+        assert_eq!(ir.alternatives.len(), 1);
+        assert_eq!(ir.primary_entities().count(), 2);
+        let verbs: Vec<(&str, &str, VerbForm)> = ir
+            .verbs
+            .iter()
+            .map(|v| (v.text.as_str(), at(&v.span), v.form))
+            .collect();
+        assert_eq!(
+            verbs,
+            [
+                ("!START", "\"!START\"", VerbForm::ActionCode),
+                ("email", "email", VerbForm::ActionKey),
+                ("!START", "\"!START\"", VerbForm::ActionCode),
+                ("fetch", "\"action_\\u0066etch\"", VerbForm::ActionKey),
+            ]
+        );
+        assert_eq!(ir.meta, Meta::default());
+    }
+
+    #[test]
+    fn documents_are_told_apart() {
+        for (text, document) in [
+            (r#"{"intent":"!START"}"#, false),
+            (r#"{"meta":{}}"#, true),
+            (r#"{"silp":"v1"}"#, true),
+            (r#"{"version":"x"}"#, true),
+            (r#"{"entities":[]}"#, true),
+        ] {
+            let node = parse_json(text, 0).value.unwrap();
+            assert_eq!(is_ir_document(&node), document, "{text}");
+        }
+    }
 }

@@ -7,7 +7,30 @@
 pub mod registry;
 
 // One module per rule, named after the rule.
+mod duplicate_entity_id;
+mod duplicate_req_id;
+mod excluded_verb;
+mod fallback_without_payload;
+mod function_name_case;
+mod invalid_agent_id;
+mod invalid_heartbeat;
+mod invalid_operator;
+mod invalid_req_id;
+mod invalid_session_id;
 mod invalid_syntax;
+mod lossy_frontend_negation;
+mod malformed_action_code;
+mod non_portable_payload;
+mod nonstandard_syntax;
+mod null_optional_field;
+mod schema_violation;
+mod short_req_id;
+mod unknown_anchor;
+mod unknown_seq_item;
+mod unknown_verb;
+mod unsupported_frontend;
+mod unsupported_slip_version;
+mod unsupported_version;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::ir::Ir;
@@ -178,6 +201,13 @@ impl Reported<'_> {
     pub fn help(mut self, help: impl Into<String>) -> Self {
         if let Some(d) = self.0.as_mut() {
             d.help = Some(help.into());
+        }
+        self
+    }
+
+    pub fn related(mut self, related: Related) -> Self {
+        if let Some(d) = self.0.as_mut() {
+            d.related.push(related);
         }
         self
     }

@@ -4,7 +4,32 @@
 use super::*;
 
 /// All rules, sorted by code.
-pub static RULES: &[&dyn Rule] = &[&invalid_syntax::InvalidSyntax];
+pub static RULES: &[&dyn Rule] = &[
+    &invalid_syntax::InvalidSyntax,
+    &unknown_verb::UnknownVerb,
+    &excluded_verb::ExcludedVerb,
+    &malformed_action_code::MalformedActionCode,
+    &function_name_case::FunctionNameCase,
+    &invalid_req_id::InvalidReqId,
+    &short_req_id::ShortReqId,
+    &duplicate_req_id::DuplicateReqId,
+    &schema_violation::SchemaViolation,
+    &unsupported_version::UnsupportedVersion,
+    &unsupported_frontend::UnsupportedFrontend,
+    &invalid_session_id::InvalidSessionId,
+    &duplicate_entity_id::DuplicateEntityId,
+    &invalid_operator::InvalidOperator,
+    &unknown_seq_item::UnknownSeqItem,
+    &null_optional_field::NullOptionalField,
+    &lossy_frontend_negation::LossyFrontendNegation,
+    &invalid_heartbeat::InvalidHeartbeat,
+    &nonstandard_syntax::NonstandardSyntax,
+    &unknown_anchor::UnknownAnchor,
+    &fallback_without_payload::FallbackWithoutPayload,
+    &unsupported_slip_version::UnsupportedSlipVersion,
+    &invalid_agent_id::InvalidAgentId,
+    &non_portable_payload::NonPortablePayload,
+];
 
 /// The rule with this code (case-insensitive), or with this name.
 pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {

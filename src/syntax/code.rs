@@ -91,8 +91,6 @@ impl Constraint<'_> {
 pub struct Call<'s> {
     pub name: Word<'s>,
     pub args: Option<Vec<Arg<'s>>>,
-    /// The comma spans between arguments, for spacing checks.
-    pub commas: Vec<Span>,
     pub span: Span,
 }
 
@@ -121,13 +119,487 @@ pub struct CodeParse<'s> {
     pub errors: Vec<SyntaxError>,
 }
 
+/// Words with a grammatical role; they are never call names.
+pub const KEYWORDS: [&str; 5] = ["if", "and", "else", "then", "with"];
+
+/// Code-frontend tokens. White space between tokens is skipped (spans keep the
+/// spacing); anything the grammar has no token for becomes [`Token::Error`].
+#[derive(logos::Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[logos(skip r"[ \t]+")]
+pub enum Token<'s> {
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token(",")]
+    Comma,
+    #[token(";")]
+    Semicolon,
+    #[token(":")]
+    Colon,
+    #[token("@")]
+    At,
+    #[token("=")]
+    Equals,
+    #[token("!")]
+    Bang,
+    #[token("->")]
+    Arrow,
+    /// A comparison operator, valid or not (`=>` and `<>` are SL406).
+    #[regex(r"==|!=|<=|>=|<|>|=>|<>")]
+    Operator(&'s str),
+    /// A name or value: a run of anything but white space and delimiters.
+    #[regex(r"[^\s(),;:@=<>!]+")]
+    Word(&'s str),
+    Error,
+}
+
+impl std::fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            Token::LParen => "(",
+            Token::RParen => ")",
+            Token::Comma => ",",
+            Token::Semicolon => ";",
+            Token::Colon => ":",
+            Token::At => "@",
+            Token::Equals => "=",
+            Token::Bang => "!",
+            Token::Arrow => "->",
+            Token::Operator(op) => op,
+            Token::Word(word) => word,
+            Token::Error => return f.write_str("an unexpected character"),
+        };
+        write!(f, "`{text}`")
+    }
+}
+
+/// The tokens of a payload with absolute spans; unknown characters become
+/// [`Token::Error`], so lexing never aborts.
+pub fn lex(text: &str, base: usize) -> Vec<(Token<'_>, Span)> {
+    use logos::Logos;
+    Token::lexer(text)
+        .spanned()
+        .map(|(token, span)| {
+            (
+                token.unwrap_or(Token::Error),
+                base + span.start..base + span.end,
+            )
+        })
+        .collect()
+}
+
 /// Parses one payload; `text` starts at byte `base` of its file.
 pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
-    CodeParse {
-        payload: None,
-        errors: vec![SyntaxError::new(
-            base..base + text.len(),
-            "code parsing is not implemented yet",
-        )],
+    use chumsky::input::Input as _;
+    use chumsky::Parser as _;
+    let tokens = lex(text, base);
+    let mut errors = Vec::new();
+    for (token, span) in &tokens {
+        if *token == Token::Error {
+            let found = super::describe_found(&text[span.start - base..span.end - base]);
+            errors.push(SyntaxError::new(
+                span.clone(),
+                format!("unexpected {found}: not part of the code-frontend syntax"),
+            ));
+        }
+    }
+    // The parser sees the valid tokens; lexing errors are already reported.
+    let valid: Vec<(Token, chumsky::span::SimpleSpan)> = tokens
+        .iter()
+        .filter(|(token, _)| *token != Token::Error)
+        .map(|(token, span)| (*token, chumsky::span::SimpleSpan::from(span.clone())))
+        .collect();
+    let end = base + text.len();
+    let input = valid
+        .as_slice()
+        .map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
+    let (payload, parse_errors) = grammar::payload().parse(input).into_output_errors();
+    for error in parse_errors {
+        errors.push(SyntaxError::new(
+            error.span().into_range(),
+            describe_rich(&error),
+        ));
+    }
+    if let Some(payload) = &payload {
+        validate(payload, &mut errors);
+    }
+    errors.sort_by_key(|e| (e.span.start, e.span.end));
+    errors.dedup();
+    CodeParse { payload, errors }
+}
+
+fn describe_rich(error: &chumsky::error::Rich<'_, Token<'_>>) -> String {
+    use chumsky::error::{RichPattern, RichReason};
+    let found = match error.found() {
+        Some(token) => token.to_string(),
+        None => "end of payload".to_string(),
+    };
+    match error.reason() {
+        RichReason::ExpectedFound { expected, .. } => {
+            let mut names: Vec<String> = expected
+                .iter()
+                .map(|pattern| match pattern {
+                    RichPattern::Token(token) => token.to_string(),
+                    RichPattern::Label(label) => label.to_string(),
+                    RichPattern::EndOfInput => "end of payload".to_string(),
+                    other => other.to_string(),
+                })
+                .collect();
+            names.sort();
+            names.dedup();
+            let expected = match names.len() {
+                0 => "something else".to_string(),
+                1 => names.remove(0),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("{} or {last}", names.join(", "))
+                }
+            };
+            format!("expected {expected}, found {found}")
+        }
+        RichReason::Custom(message) => message.to_string(),
+    }
+}
+
+/// Checks the parser leaves to a second pass, where the message can be specific.
+fn validate(payload: &Payload, errors: &mut Vec<SyntaxError>) {
+    if let Some(condition) = &payload.condition {
+        if condition.end.is_none() {
+            let at = payload
+                .actions
+                .first()
+                .map_or(payload.span.end..payload.span.end, |c| c.name.span());
+            errors.push(SyntaxError::new(at, "expected `:` after the condition"));
+        }
+        for constraint in &condition.constraints {
+            if let Constraint::Predicate { args, span, name } = constraint {
+                if args.len() > 3 {
+                    errors.push(SyntaxError::new(
+                        span.clone(),
+                        format!("`{}(...)` has {} arguments; a condition takes at most three (subject, value, time)", name.text, args.len()),
+                    ));
+                }
+            }
+        }
+    }
+    for (i, call) in payload.actions.iter().enumerate() {
+        let chained = (i > 0 && matches!(payload.separators.get(i - 1), Some(Separator::Arrow(_))))
+            || matches!(payload.separators.get(i), Some(Separator::Arrow(_)));
+        if call.args.is_none() && !chained {
+            errors.push(SyntaxError::new(
+                call.name.span.1..call.name.span.1,
+                format!("expected `(` after `{}`", call.name.text),
+            ));
+        }
+    }
+    if let Some(branch) = &payload.else_branch {
+        for alternative in &branch.alternatives {
+            match &alternative.args {
+                None => errors.push(SyntaxError::new(
+                    alternative.name.span.1..alternative.name.span.1,
+                    format!("expected `(` after `{}`", alternative.name.text),
+                )),
+                Some(args) if args.len() > 1 => errors.push(SyntaxError::new(
+                    args[1].span.clone(),
+                    "an else-branch alternative takes one target (`name(target@location)` or `name(loc=location)`)",
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+/// The chumsky grammar of one payload (languages.md §2), accepting the nonstandard
+/// forms the draft prints (`else` without `:`, `then`, `->`, `with`) for SL505.
+mod grammar {
+    use super::*;
+    use chumsky::input::ValueInput;
+    use chumsky::prelude::*;
+
+    type Extra<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
+
+    fn range(span: SimpleSpan) -> Span {
+        span.start..span.end
+    }
+
+    pub(super) fn payload<'t, 's: 't, I>() -> impl Parser<'t, I, Payload<'s>, Extra<'t, 's>> + Clone
+    where
+        I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    {
+        let word = select! { Token::Word(text) => text }
+            .map_with(|text, e| {
+                let span: SimpleSpan = e.span();
+                Word {
+                    text,
+                    span: (span.start, span.end),
+                }
+            })
+            .labelled("a name or value");
+        let keyword = |expected: &'static str| {
+            select! { Token::Word(text) if text == expected => () }
+                .map_with(|_, e| range(e.span()))
+                .labelled(match expected {
+                    "if" => "`if`",
+                    "and" => "`and`",
+                    "else" => "`else`",
+                    "then" => "`then`",
+                    _ => "`with`",
+                })
+        };
+        let name = word
+            .filter(|w: &Word| !KEYWORDS.contains(&w.text))
+            .labelled("a function name");
+
+        let arg = word
+            .then(just(Token::Equals).ignore_then(word).or_not())
+            .then(just(Token::At).ignore_then(word).or_not())
+            .map_with(
+                |((first, keyword_value), location), e| match keyword_value {
+                    Some(value) => Arg {
+                        key: Some(first),
+                        value,
+                        location,
+                        span: range(e.span()),
+                    },
+                    None => Arg {
+                        key: None,
+                        value: first,
+                        location,
+                        span: range(e.span()),
+                    },
+                },
+            );
+        let args = arg
+            .separated_by(just(Token::Comma))
+            .collect::<Vec<_>>()
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .recover_with(via_parser(nested_delimiters(
+                Token::LParen,
+                Token::RParen,
+                [],
+                |_| Vec::new(),
+            )));
+        let call = name.then(args.or_not()).map_with(|(name, args), e| Call {
+            name,
+            args,
+            span: range(e.span()),
+        });
+
+        let negation = just(Token::Bang)
+            .map_with(|_, e| range(e.span()))
+            .then(word)
+            .then(
+                word.delimited_by(just(Token::LParen), just(Token::RParen))
+                    .or_not(),
+            )
+            .map_with(|((bang, name), time), e| Constraint::Negation {
+                bang,
+                name,
+                time,
+                span: range(e.span()),
+            });
+        let operator = select! {
+            Token::Operator(text) => text,
+            Token::Equals => "=",
+        }
+        .map_with(|text, e| {
+            let span: SimpleSpan = e.span();
+            Word {
+                text,
+                span: (span.start, span.end),
+            }
+        })
+        .labelled("a comparison operator");
+        let comparison = word
+            .then(operator)
+            .then(word)
+            .then(just(Token::Comma).ignore_then(word).or_not())
+            .map_with(|(((name, op), value), time), e| Constraint::Comparison {
+                name,
+                op,
+                value,
+                time,
+                span: range(e.span()),
+            });
+        let predicate = word
+            .then(
+                word.separated_by(just(Token::Comma))
+                    .at_least(1)
+                    .collect::<Vec<_>>()
+                    .delimited_by(just(Token::LParen), just(Token::RParen)),
+            )
+            .map_with(|(name, args), e| Constraint::Predicate {
+                name,
+                args,
+                span: range(e.span()),
+            });
+        let constraint = negation
+            .or(comparison)
+            .or(predicate)
+            .labelled("a condition");
+        let condition_end = just(Token::Colon)
+            .map_with(|_, e| ConditionEnd::Colon(range(e.span())))
+            .or(keyword("then").map(ConditionEnd::Then));
+        let condition = keyword("if")
+            .then(
+                constraint
+                    .separated_by(keyword("and"))
+                    .at_least(1)
+                    .collect::<Vec<_>>(),
+            )
+            .then(condition_end.or_not())
+            .map(|((if_keyword, constraints), end)| Condition {
+                if_keyword,
+                constraints,
+                end,
+            });
+
+        let separator = just(Token::Semicolon)
+            .map_with(|_, e| Separator::Semicolon(range(e.span())))
+            .or(just(Token::Arrow).map_with(|_, e| Separator::Arrow(range(e.span()))));
+        let actions = call
+            .clone()
+            .then(separator.then(call.clone()).repeated().collect::<Vec<_>>());
+
+        let else_branch = keyword("else")
+            .then(just(Token::Colon).map_with(|_, e| range(e.span())).or_not())
+            .then(
+                call.clone()
+                    .separated_by(just(Token::Semicolon))
+                    .at_least(1)
+                    .collect::<Vec<_>>(),
+            )
+            .map_with(|((else_keyword, colon), alternatives), e| ElseBranch {
+                else_keyword,
+                colon,
+                alternatives,
+                span: range(e.span()),
+            });
+        let with = keyword("with").then(word);
+
+        condition
+            .or_not()
+            .then(actions)
+            .then(else_branch.or_not())
+            .then(with.or_not())
+            .then_ignore(end())
+            .map_with(|(((condition, (first, rest)), else_branch), with), e| {
+                let mut actions = vec![first];
+                let mut separators = Vec::new();
+                for (separator, call) in rest {
+                    separators.push(separator);
+                    actions.push(call);
+                }
+                Payload {
+                    condition,
+                    actions,
+                    separators,
+                    else_branch,
+                    with,
+                    span: range(e.span()),
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> Payload<'_> {
+        let parse = parse_payload(text, 0);
+        assert!(parse.errors.is_empty(), "{text}: {:?}", parse.errors);
+        parse.payload.expect("a payload")
+    }
+
+    #[test]
+    fn parses_every_reference_form() {
+        let p = parse_ok("if !rain(t+1): start(hike) else: start(cards@indoor)");
+        assert_eq!(p.actions[0].name.text, "start");
+        let alt = &p.else_branch.as_ref().unwrap().alternatives[0];
+        assert_eq!(
+            alt.args.as_ref().unwrap()[0].location.unwrap().text,
+            "indoor"
+        );
+        let p = parse_ok("if loc(me,Beijing,t+1am): cancel(flight); email(zhangsan)");
+        assert_eq!(p.actions.len(), 2);
+        let p = parse_ok("if budget<=500 and rating>=4.0 and loc(hotel,downtown): book(hotel,city=Shanghai,checkin=t+3,nights=2)");
+        assert_eq!(p.condition.as_ref().unwrap().constraints.len(), 3);
+        assert_eq!(
+            p.actions[0].args.as_ref().unwrap()[1].key.unwrap().text,
+            "city"
+        );
+        parse_ok("if auth(user,verified) and status!=shipped: update(order_42,field=address,new_value=5_Tianfu_Ave)");
+        parse_ok("if disk>90%: switch(backup_mode)");
+        parse_ok("translate(src=fr_rev_bold, tgt=shakespeare_en, style=archaic_heavy)");
+        parse_ok("start()");
+        parse_ok("if x>5, t+1: start(北京)");
+    }
+
+    #[test]
+    fn parses_the_nonstandard_forms_the_draft_prints() {
+        let p = parse_ok("if !rain(t+1): start(hike) else start(cards@indoor)");
+        assert!(p.else_branch.unwrap().colon.is_none());
+        let p = parse_ok("if weather>rain then switch(indoor_activity)");
+        assert!(matches!(
+            p.condition.unwrap().end,
+            Some(ConditionEnd::Then(_))
+        ));
+        let p = parse_ok("fetch(data) -> process -> email(result) with timeout");
+        assert_eq!(p.actions.len(), 3);
+        assert!(p.actions[1].args.is_none());
+        assert_eq!(p.with.unwrap().1.text, "timeout");
+    }
+
+    #[test]
+    fn spans_are_absolute_and_cover_the_word() {
+        let text = "  cancel(flight)";
+        let p = parse_payload(text, 100).payload.unwrap();
+        assert_eq!(p.actions[0].name.span, (102, 108));
+        assert_eq!(
+            p.actions[0].args.as_ref().unwrap()[0].value.span,
+            (109, 115)
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_expected_and_recover_inside_arguments() {
+        let parse = parse_payload("if !rain(t+1) start(hike)", 0);
+        assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
+        assert!(
+            parse.errors[0].message.contains("expected `:`"),
+            "{:?}",
+            parse.errors
+        );
+        let parse = parse_payload("cancel(flight;x) ", 0);
+        assert!(!parse.errors.is_empty());
+        assert_eq!(parse.payload.unwrap().actions[0].name.text, "cancel");
+        let parse = parse_payload("cancel(flight\u{a0}x)", 0);
+        assert!(
+            parse.errors[0].message.contains("U+00A0"),
+            "{:?}",
+            parse.errors
+        );
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for text in [
+            "",
+            "(",
+            ")))",
+            "if",
+            "if :",
+            "!!!",
+            "a(b,",
+            "else: x()",
+            "x() else",
+            "é(ü@)",
+            "a->",
+            "if a and",
+        ] {
+            let _ = parse_payload(text, 0);
+        }
     }
 }

@@ -1,7 +1,19 @@
 //! Span-preserving strict JSON (RFC 8259): objects, arrays and JSONL lines.
+//!
+//! A strict validating scan runs first: it rejects everything RFC 8259 rejects (the
+//! lenient extras jsonc-parser keeps even in strict mode: raw control characters in
+//! strings, vertical tab, form feed and Unicode spaces as white space), limits nesting
+//! to [`MAX_DEPTH`] so nothing recurses unboundedly, and words each error as "expected
+//! X, found Y". Text that passes is handed to jsonc-parser, all ten `allow_*` options
+//! off, whose syntax tree becomes [`JsonNode`]s with absolute file spans.
 
 use crate::source::Span;
-use crate::syntax::SyntaxError;
+use crate::syntax::{describe_found, SyntaxError};
+use jsonc_parser::ast::{ObjectPropName, Value as AstValue};
+use jsonc_parser::{CollectOptions, ParseOptions};
+
+/// The deepest nesting of arrays and objects accepted (serde_json's limit).
+pub const MAX_DEPTH: usize = 128;
 
 /// A JSON value and the bytes it spans (strings include their quotes).
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +43,19 @@ pub struct JsonMember {
     pub value: JsonNode,
 }
 
+impl JsonMember {
+    /// The member's span: from the key's opening quote to the end of its value.
+    pub fn span(&self) -> Span {
+        self.key_span.start..self.value.span.end
+    }
+
+    /// Whether the key was written without escapes, so its decoded bytes are the
+    /// bytes of the file (every JSON escape is longer than what it decodes to).
+    pub fn key_is_verbatim(&self) -> bool {
+        self.key_span.len() == self.key.len() + 2
+    }
+}
+
 /// The result of parsing one JSON text: the value when it parsed, and the errors.
 #[derive(Clone, Debug, Default)]
 pub struct JsonParse {
@@ -38,14 +63,962 @@ pub struct JsonParse {
     pub errors: Vec<SyntaxError>,
 }
 
+impl JsonNode {
+    /// The members of an object; empty for any other value.
+    pub fn members(&self) -> &[JsonMember] {
+        match &self.value {
+            JsonValue::Object(members) => members,
+            _ => &[],
+        }
+    }
+
+    /// The member named `key` that JSON parsers keep: the last one written.
+    pub fn get(&self, key: &str) -> Option<&JsonNode> {
+        self.members()
+            .iter()
+            .rev()
+            .find(|member| member.key == key)
+            .map(|member| &member.value)
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            JsonValue::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[JsonNode]> {
+        match &self.value {
+            JsonValue::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn is_object(&self) -> bool {
+        matches!(self.value, JsonValue::Object(_))
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, JsonValue::Null)
+    }
+
+    /// The JSON type, as messages name it: `a string`, `null`, `an object`...
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            JsonValue::Null => "null",
+            JsonValue::Bool(_) => "a boolean",
+            JsonValue::Number(_) => "a number",
+            JsonValue::String(_) => "a string",
+            JsonValue::Array(_) => "an array",
+            JsonValue::Object(_) => "an object",
+        }
+    }
+
+    /// The node a JSON pointer (RFC 6901: `/meta/seq/0`, `~1` for `/`, `~0` for `~`)
+    /// names, the empty pointer naming the node itself. A duplicated key resolves to
+    /// its last member, as JSON parsers do.
+    pub fn pointer(&self, pointer: &str) -> Option<&JsonNode> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut node = self;
+        for token in rest.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                JsonValue::Object(_) => node.get(&token)?,
+                JsonValue::Array(items) => {
+                    if token.len() > 1 && token.starts_with('0') {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// The value as `serde_json` holds it, for schema validation. Duplicate keys keep
+    /// the last value (as every JSON parser does); a number too large for a double
+    /// becomes the largest finite double of its sign.
+    ///
+    /// Recursion follows the nesting, which [`parse_json`] bounds by [`MAX_DEPTH`].
+    pub fn to_serde(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.value {
+            JsonValue::Null => Value::Null,
+            JsonValue::Bool(value) => Value::Bool(*value),
+            JsonValue::Number(text) => Value::Number(serde_number(text)),
+            JsonValue::String(text) => Value::String(text.clone()),
+            JsonValue::Array(items) => Value::Array(items.iter().map(JsonNode::to_serde).collect()),
+            JsonValue::Object(members) => {
+                let mut map = serde_json::Map::with_capacity(members.len());
+                for member in members {
+                    map.insert(member.key.clone(), member.value.to_serde());
+                }
+                Value::Object(map)
+            }
+        }
+    }
+}
+
+fn serde_number(text: &str) -> serde_json::Number {
+    if let Ok(number) = text.parse::<serde_json::Number>() {
+        return number;
+    }
+    let max = if text.starts_with('-') {
+        f64::MIN
+    } else {
+        f64::MAX
+    };
+    let value = text
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .unwrap_or(max);
+    serde_json::Number::from_f64(value).unwrap_or_else(|| serde_json::Number::from(0))
+}
+
+/// The bytes to delete to remove member `index` of `object` and one comma beside it,
+/// so the object stays valid JSON: up to the next member's key, or (for the last
+/// member) from the end of the previous member's value.
+pub fn member_removal_span(object: &JsonNode, index: usize) -> Option<Span> {
+    let members = object.members();
+    let member = members.get(index)?;
+    if let Some(next) = members.get(index + 1) {
+        Some(member.key_span.start..next.key_span.start)
+    } else if let Some(previous) = index.checked_sub(1).and_then(|i| members.get(i)) {
+        Some(previous.value.span.end..member.value.span.end)
+    } else {
+        Some(member.span())
+    }
+}
+
 /// Parses `text`, which starts at byte `base` of its file, as strict JSON.
 pub fn parse_json(text: &str, base: usize) -> JsonParse {
-    let _ = text;
-    JsonParse {
-        value: None,
-        errors: vec![SyntaxError::new(
-            base..base,
-            "JSON parsing is not implemented yet",
-        )],
+    if let Err(error) = Validator::new(text).run() {
+        return JsonParse {
+            value: None,
+            errors: vec![SyntaxError::new(
+                base + error.span.start..base + error.span.end,
+                error.message,
+            )],
+        };
+    }
+    let options = ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    match jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options) {
+        Ok(result) => match result.value {
+            Some(value) => JsonParse {
+                value: Some(convert(value, base)),
+                errors: Vec::new(),
+            },
+            None => JsonParse {
+                value: None,
+                errors: vec![SyntaxError::new(
+                    base + text.len()..base + text.len(),
+                    "expected a JSON value, found end of file",
+                )],
+            },
+        },
+        Err(error) => {
+            let range = error.range();
+            JsonParse {
+                value: None,
+                errors: vec![SyntaxError::new(
+                    base + range.start..base + range.end,
+                    format!("invalid JSON: {}", error.kind()),
+                )],
+            }
+        }
+    }
+}
+
+/// Converts jsonc-parser's tree. The validator has bounded the nesting depth.
+fn convert(value: AstValue<'_>, base: usize) -> JsonNode {
+    let span = |range: jsonc_parser::common::Range| base + range.start..base + range.end;
+    match value {
+        AstValue::StringLit(lit) => JsonNode {
+            span: span(lit.range),
+            value: JsonValue::String(lit.value.into_owned()),
+        },
+        AstValue::NumberLit(lit) => JsonNode {
+            span: span(lit.range),
+            value: JsonValue::Number(lit.value.to_string()),
+        },
+        AstValue::BooleanLit(lit) => JsonNode {
+            span: span(lit.range),
+            value: JsonValue::Bool(lit.value),
+        },
+        AstValue::NullKeyword(lit) => JsonNode {
+            span: span(lit.range),
+            value: JsonValue::Null,
+        },
+        AstValue::Array(array) => JsonNode {
+            span: span(array.range),
+            value: JsonValue::Array(
+                array
+                    .elements
+                    .into_iter()
+                    .map(|element| convert(element, base))
+                    .collect(),
+            ),
+        },
+        AstValue::Object(object) => JsonNode {
+            span: span(object.range),
+            value: JsonValue::Object(
+                object
+                    .properties
+                    .into_iter()
+                    .map(|property| {
+                        let (key, key_span) = match property.name {
+                            ObjectPropName::String(lit) => {
+                                (lit.value.into_owned(), span(lit.range))
+                            }
+                            ObjectPropName::Word(word) => {
+                                (word.value.to_string(), span(word.range))
+                            }
+                        };
+                        JsonMember {
+                            key,
+                            key_span,
+                            value: convert(property.value, base),
+                        }
+                    })
+                    .collect(),
+            ),
+        },
+    }
+}
+
+/// What the grammar allows at the current position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// A value: at the start, after `:`, or after `,` in an array (`after_comma`).
+    Value {
+        after_comma: bool,
+    },
+    /// A value or `]`, just after `[`.
+    ValueOrClose,
+    /// A key or `}`, just after `{`.
+    KeyOrClose,
+    /// A key, after `,` in an object.
+    Key,
+    Colon,
+    /// `,` or the close of the innermost container.
+    CommaOrClose,
+    /// Nothing more: the text holds one value.
+    End,
+}
+
+/// A strict RFC 8259 recogniser with a stack of open containers (no recursion).
+struct Validator<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// `true` for an object, `false` for an array.
+    stack: Vec<bool>,
+}
+
+struct Error {
+    span: Span,
+    message: String,
+}
+
+type Step<T> = Result<T, Error>;
+
+fn error<T>(span: Span, message: impl Into<String>) -> Step<T> {
+    Err(Error {
+        span,
+        message: message.into(),
+    })
+}
+
+/// Characters that show as nothing: named by code point in messages.
+fn is_invisible(ch: char) -> bool {
+    matches!(ch,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{180E}'
+        | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
+        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{E0000}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-' | b'$')
+}
+
+impl<'a> Validator<'a> {
+    fn new(text: &'a str) -> Validator<'a> {
+        Validator {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Step<()> {
+        let mut expect = Expect::Value { after_comma: false };
+        loop {
+            while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                self.pos += 1;
+            }
+            let Some(&b) = self.bytes.get(self.pos) else {
+                if expect == Expect::End {
+                    return Ok(());
+                }
+                return self.unexpected(expect);
+            };
+            expect = match expect {
+                Expect::Value { .. } | Expect::ValueOrClose => match b {
+                    b'{' => {
+                        self.open(true)?;
+                        Expect::KeyOrClose
+                    }
+                    b'[' => {
+                        self.open(false)?;
+                        Expect::ValueOrClose
+                    }
+                    b']' if expect == Expect::ValueOrClose => self.close(),
+                    b'"' => {
+                        self.string()?;
+                        self.after_value()
+                    }
+                    b'-' | b'0'..=b'9' => {
+                        self.number()?;
+                        self.after_value()
+                    }
+                    _ if self.literal() => self.after_value(),
+                    _ => return self.unexpected(expect),
+                },
+                Expect::KeyOrClose | Expect::Key => match b {
+                    b'"' => {
+                        self.string()?;
+                        Expect::Colon
+                    }
+                    b'}' if expect == Expect::KeyOrClose => self.close(),
+                    _ => return self.unexpected(expect),
+                },
+                Expect::Colon if b == b':' => {
+                    self.pos += 1;
+                    Expect::Value { after_comma: false }
+                }
+                Expect::CommaOrClose => {
+                    let object = self.stack.last().copied().unwrap_or(false);
+                    match b {
+                        b',' => {
+                            self.pos += 1;
+                            if object {
+                                Expect::Key
+                            } else {
+                                Expect::Value { after_comma: true }
+                            }
+                        }
+                        b'}' if object => self.close(),
+                        b']' if !object => self.close(),
+                        _ => return self.unexpected(expect),
+                    }
+                }
+                Expect::Colon | Expect::End => return self.unexpected(expect),
+            };
+        }
+    }
+
+    fn open(&mut self, object: bool) -> Step<()> {
+        if self.stack.len() >= MAX_DEPTH {
+            return error(
+                self.pos..self.pos + 1,
+                format!(
+                    "expected at most {MAX_DEPTH} levels of nested arrays and objects, found deeper nesting"
+                ),
+            );
+        }
+        self.stack.push(object);
+        self.pos += 1;
+        Ok(())
+    }
+
+    fn close(&mut self) -> Expect {
+        self.stack.pop();
+        self.pos += 1;
+        self.after_value()
+    }
+
+    fn after_value(&self) -> Expect {
+        if self.stack.is_empty() {
+            Expect::End
+        } else {
+            Expect::CommaOrClose
+        }
+    }
+
+    /// Consumes `true`, `false` or `null` when one stands at the position as a whole word.
+    fn literal(&mut self) -> bool {
+        for word in ["true", "false", "null"] {
+            let end = self.pos + word.len();
+            if self.bytes.get(self.pos..end) == Some(word.as_bytes())
+                && !self
+                    .bytes
+                    .get(end)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                self.pos = end;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Reports what was found at the position when `expect` was wanted.
+    fn unexpected<T>(&self, expect: Expect) -> Step<T> {
+        let wanted = match expect {
+            Expect::Value { .. } => "a JSON value".to_string(),
+            Expect::ValueOrClose => "a JSON value or `]`".to_string(),
+            Expect::KeyOrClose => "a string key or `}`".to_string(),
+            Expect::Key => "a string key".to_string(),
+            Expect::Colon => "`:` after the key".to_string(),
+            Expect::CommaOrClose => {
+                if self.stack.last() == Some(&true) {
+                    "`,` or `}`".to_string()
+                } else {
+                    "`,` or `]`".to_string()
+                }
+            }
+            Expect::End => "the end of the JSON text (it holds one value)".to_string(),
+        };
+        let (span, found) = self.found();
+        let note = match (expect, self.bytes.get(self.pos)) {
+            (Expect::Key, Some(b'}')) | (Expect::Value { after_comma: true }, Some(b']')) => {
+                " (JSON does not allow a trailing comma)"
+            }
+            (_, Some(b'/')) => " (JSON does not allow comments)",
+            (_, Some(b'\'')) => " (JSON strings use double quotes)",
+            (Expect::KeyOrClose | Expect::Key, Some(b))
+                if b.is_ascii_alphabetic() || *b == b'_' =>
+            {
+                " (keys must be double-quoted strings)"
+            }
+            (_, Some(_)) if self.char_at(self.pos).is_some_and(char::is_whitespace) => {
+                " (JSON white space is only space, tab, line feed and carriage return)"
+            }
+            _ => "",
+        };
+        error(span, format!("expected {wanted}, found {found}{note}"))
+    }
+
+    fn char_at(&self, pos: usize) -> Option<char> {
+        self.text.get(pos..).and_then(|rest| rest.chars().next())
+    }
+
+    /// The token at the position, for messages: its span and description.
+    fn found(&self) -> (Span, String) {
+        let start = self.pos;
+        let Some(&b) = self.bytes.get(start) else {
+            return (start..start, "end of file".to_string());
+        };
+        if b == b'"' {
+            let mut end = start + 1;
+            while end < self.bytes.len() && end - start <= 40 {
+                match self.bytes[end] {
+                    b'"' => return (start..end + 1, format!("`{}`", &self.text[start..end + 1])),
+                    b'\\' | 0..=0x1F => break,
+                    _ => end += 1,
+                }
+            }
+            return (start..start + 1, "a string".to_string());
+        }
+        if is_word_byte(b) {
+            let mut end = start;
+            while end < self.bytes.len() && is_word_byte(self.bytes[end]) {
+                end += 1;
+            }
+            let shown_end = end.min(start + 40);
+            return (start..end, format!("`{}`", &self.text[start..shown_end]));
+        }
+        let ch = self.char_at(start).unwrap_or('\u{FFFD}');
+        let span = start..start + ch.len_utf8().min(self.bytes.len() - start);
+        let found = if is_invisible(ch) {
+            format!("U+{:04X}", ch as u32)
+        } else {
+            describe_found(&self.text[span.clone()])
+        };
+        (span, found)
+    }
+
+    /// Scans a string from its opening quote.
+    fn string(&mut self) -> Step<()> {
+        let open = self.pos;
+        let mut i = open + 1;
+        loop {
+            let Some(&b) = self.bytes.get(i) else {
+                return error(
+                    open..open + 1,
+                    "expected a closing `\"` for this string, found end of file",
+                );
+            };
+            match b {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Ok(());
+                }
+                b'\\' => i = self.escape(i)?,
+                0..=0x1F => {
+                    let escape = match b {
+                        b'\n' => "`\\n`".to_string(),
+                        b'\r' => "`\\r`".to_string(),
+                        b'\t' => "`\\t`".to_string(),
+                        _ => format!("`\\u{:04X}`", b),
+                    };
+                    return error(
+                        i..i + 1,
+                        format!(
+                            "expected a string character or a closing `\"`, found U+{:04X} (control characters must be escaped in JSON strings, as {escape})",
+                            b
+                        ),
+                    );
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Checks the escape whose backslash is at `at`; returns the index after it.
+    fn escape(&self, at: usize) -> Step<usize> {
+        match self.bytes.get(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+            Some(b'u') => {
+                let unit = self.hex4(at)?;
+                if (0xDC00..=0xDFFF).contains(&unit) {
+                    return error(
+                        at..at + 6,
+                        format!("expected a character escape, found `\\u{unit:04X}`, an unpaired low surrogate"),
+                    );
+                }
+                if (0xD800..=0xDBFF).contains(&unit) {
+                    let low = at + 6;
+                    let paired = self.bytes.get(low) == Some(&b'\\')
+                        && self.bytes.get(low + 1) == Some(&b'u')
+                        && self
+                            .hex4(low)
+                            .is_ok_and(|unit| (0xDC00..=0xDFFF).contains(&unit));
+                    if !paired {
+                        return error(
+                            at..at + 6,
+                            format!("expected a low surrogate `\\uDC00`..`\\uDFFF` after `\\u{unit:04X}`, found none (an unpaired high surrogate)"),
+                        );
+                    }
+                    return Ok(low + 6);
+                }
+                Ok(at + 6)
+            }
+            Some(_) => {
+                let width = self.char_at(at + 1).map_or(1, char::len_utf8);
+                error(
+                    at..at + 1 + width,
+                    format!(
+                        "expected an escape (`\\\"` `\\\\` `\\/` `\\b` `\\f` `\\n` `\\r` `\\t` `\\uXXXX`), found `{}`",
+                        &self.text[at..at + 1 + width]
+                    ),
+                )
+            }
+            None => error(
+                at..at + 1,
+                "expected an escape after `\\`, found end of file",
+            ),
+        }
+    }
+
+    /// The code unit of the `\uXXXX` escape at `at`.
+    fn hex4(&self, at: usize) -> Step<u32> {
+        let mut unit = 0;
+        for k in 0..4 {
+            match self
+                .bytes
+                .get(at + 2 + k)
+                .and_then(|b| (*b as char).to_digit(16))
+            {
+                Some(digit) => unit = unit * 16 + digit,
+                None => {
+                    let pos = at + 2 + k;
+                    let width = self.char_at(pos).map_or(0, char::len_utf8);
+                    let found = if width == 0 {
+                        "end of file".to_string()
+                    } else {
+                        describe_found(&self.text[pos..pos + width])
+                    };
+                    return error(
+                        at..pos + width,
+                        format!("expected four hex digits after `\\u`, found {found}"),
+                    );
+                }
+            }
+        }
+        Ok(unit)
+    }
+
+    /// Scans a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&mut self) -> Step<()> {
+        let start = self.pos;
+        let mut i = start;
+        if self.bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match self.bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                    let mut end = i;
+                    while self.bytes.get(end).is_some_and(u8::is_ascii_digit) {
+                        end += 1;
+                    }
+                    return error(
+                        start..end,
+                        format!(
+                            "expected a number without leading zeros, found `{}`",
+                            &self.text[start..end]
+                        ),
+                    );
+                }
+            }
+            Some(b'1'..=b'9') => i = self.digits(i),
+            _ => return self.digit_expected(i, "after `-`"),
+        }
+        if self.bytes.get(i) == Some(&b'.') {
+            i += 1;
+            if !self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                return self.digit_expected(i, "after the decimal point");
+            }
+            i = self.digits(i);
+        }
+        if matches!(self.bytes.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(self.bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                return self.digit_expected(i, "in the exponent");
+            }
+            i = self.digits(i);
+        }
+        self.pos = i;
+        Ok(())
+    }
+
+    fn digits(&self, mut i: usize) -> usize {
+        while self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    }
+
+    fn digit_expected<T>(&self, at: usize, place: &str) -> Step<T> {
+        let width = self.char_at(at).map_or(0, char::len_utf8);
+        let found = if width == 0 {
+            "end of file".to_string()
+        } else {
+            describe_found(&self.text[at..at + width])
+        };
+        error(
+            at..at + width,
+            format!("expected a digit {place}, found {found}"),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(text: &str) -> JsonNode {
+        let parse = parse_json(text, 0);
+        assert!(parse.errors.is_empty(), "{text}: {:?}", parse.errors);
+        parse.value.expect("a value")
+    }
+
+    fn err(text: &str) -> (String, String) {
+        let parse = parse_json(text, 0);
+        assert!(parse.value.is_none(), "{text} parsed");
+        assert_eq!(parse.errors.len(), 1, "{text}");
+        let error = &parse.errors[0];
+        (
+            text.get(error.span.clone())
+                .unwrap_or("<bad span>")
+                .to_string(),
+            error.message.clone(),
+        )
+    }
+
+    #[test]
+    fn spans_are_absolute_and_strings_include_quotes() {
+        let text = r#"{"a": "x\"y", "b": [1, true, null], "a": 2.50}"#;
+        let parse = parse_json(text, 100);
+        let root = parse.value.unwrap();
+        assert_eq!(root.span, 100..100 + text.len());
+        let members = root.members();
+        assert_eq!(members.len(), 3);
+        let slice = |span: &Span| &text[span.start - 100..span.end - 100];
+        assert_eq!(slice(&members[0].key_span), "\"a\"");
+        assert_eq!(slice(&members[0].value.span), r#""x\"y""#);
+        assert_eq!(members[0].value.as_str(), Some("x\"y"));
+        assert_eq!(slice(&members[1].value.span), "[1, true, null]");
+        assert_eq!(members[2].value.value, JsonValue::Number("2.50".into()));
+        // the last duplicate wins for lookups and serde
+        assert_eq!(
+            root.get("a").unwrap().value,
+            JsonValue::Number("2.50".into())
+        );
+        assert_eq!(
+            root.to_serde(),
+            serde_json::json!({"a": 2.5, "b": [1, true, null]})
+        );
+    }
+
+    #[test]
+    fn pointers_resolve() {
+        let root = ok(r#"{"meta": {"seq": ["x", "y"]}, "a/b": {"~": 1}}"#);
+        assert_eq!(
+            root.pointer("/meta/seq/1").and_then(JsonNode::as_str),
+            Some("y")
+        );
+        assert_eq!(
+            root.pointer("/a~1b/~0").map(|n| n.value.clone()),
+            Some(JsonValue::Number("1".into()))
+        );
+        assert!(root.pointer("").is_some());
+        assert!(root.pointer("/meta/seq/01").is_none());
+        assert!(root.pointer("/meta/seq/9").is_none());
+        assert!(root.pointer("meta").is_none());
+    }
+
+    #[test]
+    fn error_messages_say_what_was_expected() {
+        assert_eq!(
+            err(""),
+            (
+                String::new(),
+                "expected a JSON value, found end of file".into()
+            )
+        );
+        assert_eq!(
+            err(r#"{"a": 1 "b": 2}"#),
+            ("\"b\"".into(), "expected `,` or `}`, found `\"b\"`".into())
+        );
+        assert_eq!(
+            err("[1, 2,]"),
+            (
+                "]".into(),
+                "expected a JSON value, found `]` (JSON does not allow a trailing comma)".into()
+            )
+        );
+        assert_eq!(
+            err(r#"{"a": 1,}"#).1,
+            "expected a string key, found `}` (JSON does not allow a trailing comma)"
+        );
+        assert_eq!(
+            err("{a: 1}").1,
+            "expected a string key or `}`, found `a` (keys must be double-quoted strings)"
+        );
+        assert_eq!(err(r#"{"a" 1}"#).1, "expected `:` after the key, found `1`");
+        assert_eq!(err("[1 2]").1, "expected `,` or `]`, found `2`");
+        assert_eq!(err(r#"{"a": 1]"#).1, "expected `,` or `}`, found `]`");
+        assert_eq!(err("{} {}").0, "{");
+        assert!(err("// c\n{}").1.contains("comments"));
+        assert!(err("{'a': 1}").1.contains("double quotes"));
+        assert_eq!(
+            err("01").1,
+            "expected a number without leading zeros, found `01`"
+        );
+        assert_eq!(err("-").1, "expected a digit after `-`, found end of file");
+        assert_eq!(
+            err("1.").1,
+            "expected a digit after the decimal point, found end of file"
+        );
+        assert_eq!(err(".5").1, "expected a JSON value, found `.5`");
+        assert_eq!(
+            err("1e+").1,
+            "expected a digit in the exponent, found end of file"
+        );
+        assert!(err("+1").1.starts_with("expected a JSON value, found `+1`"));
+        assert_eq!(
+            err("0x1F").1,
+            "expected the end of the JSON text (it holds one value), found `x1F`"
+        );
+        assert_eq!(err("NaN").1, "expected a JSON value, found `NaN`");
+        assert_eq!(err("truex").1, "expected a JSON value, found `truex`");
+        assert_eq!(err("[1,2").1, "expected `,` or `]`, found end of file");
+        assert_eq!(
+            err("{\"a"),
+            (
+                "\"".into(),
+                "expected a closing `\"` for this string, found end of file".into()
+            )
+        );
+        assert_eq!(err("\"\\x\"").0, "\\x");
+        assert!(err("\"\\u12G4\"").1.starts_with("expected four hex digits"));
+        assert!(err("\"\\ud800\"").1.contains("unpaired high surrogate"));
+        assert!(err("\"\\udc00\"").1.contains("unpaired low surrogate"));
+        assert!(ok("\"\\ud83d\\ude00\"").as_str() == Some("😀"));
+    }
+
+    #[test]
+    fn lenient_extras_are_rejected() {
+        let (found, message) = err("\"a\nb\"");
+        assert_eq!(found, "\n");
+        assert!(message.contains("U+000A"), "{message}");
+        assert!(err("[1,\u{0B}2]").1.contains("U+000B"));
+        assert!(err("[1,\u{A0}2]").1.contains("white space"));
+        assert_eq!(
+            err("\u{FEFF}{}"),
+            (
+                "\u{FEFF}".into(),
+                "expected a JSON value, found U+FEFF".into()
+            )
+        );
+        assert!(err("{\u{200B}}").1.ends_with("found U+200B"));
+        assert!(err("[1,é]").1.contains("`é`"));
+        // multibyte characters inside strings are fine
+        assert_eq!(ok("\"北京 😀\"").as_str(), Some("北京 😀"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let (found, message) = err(&deep);
+        assert_eq!(found, "[");
+        assert!(message.contains("128"), "{message}");
+        let parse = parse_json(&deep, 7);
+        assert_eq!(parse.errors[0].span, 7 + 128..7 + 129);
+        let fine = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        ok(&fine);
+        let objects = "{\"a\":".repeat(100_000);
+        assert!(err(&objects).1.contains("128"));
+        // brackets inside strings do not count
+        ok(&format!("\"{}\"", "[".repeat(1000)));
+    }
+
+    #[test]
+    fn large_single_line_documents_parse() {
+        let mut text = String::from("[");
+        while text.len() < 10_000_000 {
+            text.push_str(r#"{"id":"act","value":"a_long_value_here"},"#);
+        }
+        text.push_str("null]");
+        let root = ok(&text);
+        assert!(root.as_array().unwrap().len() > 200_000);
+    }
+
+    #[test]
+    fn member_removal_keeps_the_json_valid() {
+        let text = r#"{"a": 1, "b": null, "c": 3}"#;
+        let root = ok(text);
+        for index in 0..3 {
+            let span = member_removal_span(&root, index).unwrap();
+            let mut edited = text.to_string();
+            edited.replace_range(span, "");
+            let back = ok(&edited);
+            assert_eq!(back.members().len(), 2, "{edited}");
+        }
+        let single = r#"{ "only": null }"#;
+        let root = ok(single);
+        let mut edited = single.to_string();
+        edited.replace_range(member_removal_span(&root, 0).unwrap(), "");
+        assert_eq!(edited, "{  }");
+        ok(&edited);
+    }
+
+    #[test]
+    fn big_numbers_still_convert() {
+        assert_eq!(ok("1e400").to_serde(), serde_json::json!(f64::MAX));
+        assert_eq!(ok("-1e400").to_serde(), serde_json::json!(f64::MIN));
+        assert!(ok("123456789012345678901234567890").to_serde().is_number());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Never panics, accepts exactly what serde_json (a strict RFC 8259 parser)
+        /// accepts, and gives values serde_json agrees with.
+        #[test]
+        fn agrees_with_serde_json(text in r#"[\{\}\[\]:, "\\0-2.eE+\-truefalsn\n\t\u{0B}/u\u{e9}\u{FEFF}d8c]{0,24}"#) {
+            let parse = parse_json(&text, 3);
+            let serde = serde_json::from_str::<serde_json::Value>(&text);
+            // RFC 8259 allows any magnitude; serde_json refuses what overflows a double
+            proptest::prop_assume!(!serde.as_ref().is_err_and(|e| e.to_string().contains("out of range")));
+            proptest::prop_assert_eq!(parse.value.is_some(), serde.is_ok(), "{:?}: {:?}", text, parse.errors);
+            proptest::prop_assert_eq!(parse.errors.len(), usize::from(parse.value.is_none()));
+            for error in &parse.errors {
+                proptest::prop_assert!(error.span.start >= 3 && error.span.end <= text.len() + 3);
+                proptest::prop_assert!(text.is_char_boundary(error.span.start - 3));
+                proptest::prop_assert!(text.is_char_boundary(error.span.end - 3));
+            }
+            if let (Some(value), Ok(serde)) = (parse.value, serde) {
+                proptest::prop_assert_eq!(value.to_serde(), serde);
+            }
+        }
+
+        /// Valid documents, and documents one edit away from valid.
+        #[test]
+        fn agrees_with_serde_json_near_valid_documents(
+            value in json_values(),
+            pretty in proptest::bool::ANY,
+            edit in 0usize..64,
+            insert in proptest::option::of(proptest::sample::select(vec!['"', ',', ':', '}', ']', '[', '{', '\\', '0', '-', '.', 'e', '\n', '\u{0B}', 'x', '\u{1}'])),
+        ) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            } else {
+                serde_json::to_string(&value).unwrap_or_default()
+            };
+            let chars: Vec<char> = text.chars().collect();
+            let mut edited: Vec<char> = chars.clone();
+            let at = edit % (chars.len() + 1);
+            match insert {
+                Some(ch) => edited.insert(at, ch),
+                None if at < edited.len() => {
+                    edited.remove(at);
+                }
+                None => {}
+            }
+            for candidate in [text, edited.into_iter().collect::<String>()] {
+                let parse = parse_json(&candidate, 0);
+                let serde = serde_json::from_str::<serde_json::Value>(&candidate);
+                if serde.as_ref().is_err_and(|e| e.to_string().contains("out of range")) {
+                    continue;
+                }
+                proptest::prop_assert_eq!(parse.value.is_some(), serde.is_ok(), "{:?}: {:?}", candidate, parse.errors);
+                if let (Some(value), Ok(serde)) = (parse.value, serde) {
+                    proptest::prop_assert_eq!(value.to_serde(), serde);
+                }
+            }
+        }
+    }
+
+    fn json_values() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i32>().prop_map(|n| serde_json::json!(n)),
+            (-1.0e6f64..1.0e6).prop_map(|n| serde_json::json!(n)),
+            "[a-z\"\\\u{1}é😀 ]{0,6}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                proptest::collection::vec(("[a-z_]{1,4}", inner), 0..4)
+                    .prop_map(|members| serde_json::Value::Object(members.into_iter().collect())),
+            ]
+        })
     }
 }

@@ -1,0 +1,71 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::Related;
+use crate::ir::{Ir, Origin};
+use std::collections::HashMap;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a second entity with the same `id` among the primary action's
+    /// entities. Two positional arguments are two `act` entities, so
+    /// `book(hotel,downtown)` has a duplicate too.
+    ///
+    /// ## Why is this bad?
+    /// The JSON frontend flattens primary entities into one object keyed by id and
+    /// keeps only the last one: `book(hotel,downtown)` compiles to
+    /// `{"intent":"!BOOK","act":"downtown"}` and `hotel` is lost.
+    ///
+    /// ## Example
+    /// ```silp
+    /// book(hotel,downtown)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// book(hotel,area=downtown)
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix: give the extra values keyword ids that say what they are.
+    pub struct DuplicateEntityId {
+        code: "SL405",
+        name: "duplicate-entity-id",
+        severity: Warning,
+    }
+}
+
+impl Rule for DuplicateEntityId {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
+        let mut first_seen: HashMap<&str, &crate::ir::Entity> = HashMap::new();
+        for entity in ir.primary_entities() {
+            let Some(first) = first_seen.get(entity.id.as_str()) else {
+                first_seen.insert(entity.id.as_str(), entity);
+                continue;
+            };
+            let consequence = if ir.origin == Origin::JsonFrontend {
+                "JSON parsers keep only the last one"
+            } else {
+                "the JSON frontend keeps only the last one"
+            };
+            let mut reported = ctx.report(
+                &Self::META,
+                entity.id.span.clone(),
+                format!(
+                    "a second entity with id `{}`: {consequence}",
+                    entity.id.node
+                ),
+            );
+            if entity.id.node == "act" && ir.origin == Origin::Code {
+                reported = reported.help("give this value a keyword id, e.g. `name=value`");
+            }
+            reported.related(Related {
+                path: None,
+                span: first.id.span.clone(),
+                message: format!("the first `{}` entity", first.id.node),
+            });
+        }
+    }
+}

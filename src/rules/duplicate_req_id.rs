@@ -1,0 +1,92 @@
+use super::{declare_rule, Rule, RuleMeta, RunContext};
+use crate::diagnostics::Related;
+use crate::source::LineIndex;
+use std::collections::HashMap;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports every `req_id` written in more than one payload of the linted set,
+    /// across files, naming the other places. Ids that decoding regenerates from a
+    /// payload's text (code and JSON frontends) are not written, so they do not count.
+    ///
+    /// ## Why is this bad?
+    /// `req_id` correlates requests and responses. Two payloads with one id make a
+    /// receiver match a response to the wrong request — the collision the draft's
+    /// 8-character default exists to avoid.
+    ///
+    /// ## Example
+    /// ```json
+    /// [{"intent": "!START", "entities": [], "meta": {"req_id": "a1b2c3d4"}},
+    ///  {"intent": "!CANCEL", "entities": [], "meta": {"req_id": "a1b2c3d4"}}]
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix: give each payload its own id.
+    pub struct DuplicateReqId {
+        code: "SL303",
+        name: "duplicate-req-id",
+        severity: Warning,
+    }
+}
+
+impl Rule for DuplicateReqId {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_run(&self, run: &mut RunContext) {
+        let mut by_value: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, use_) in run.req_ids.iter().enumerate() {
+            by_value.entry(use_.value.as_str()).or_default().push(i);
+        }
+        let mut groups: Vec<&Vec<usize>> =
+            by_value.values().filter(|uses| uses.len() > 1).collect();
+        groups.sort();
+        let mut indexes: HashMap<usize, LineIndex> = HashMap::new();
+        let mut place = |run: &RunContext, file: usize, offset: usize| {
+            let index = indexes
+                .entry(file)
+                .or_insert_with(|| LineIndex::new(run.texts[file]));
+            let location = index.location(run.texts[file], offset);
+            format!("{}:{}:{}", run.paths[file], location.line, location.column)
+        };
+        for uses in groups {
+            let places: Vec<String> = uses
+                .iter()
+                .map(|&i| place(run, run.req_ids[i].file, run.req_ids[i].span.start))
+                .collect();
+            for (k, &i) in uses.iter().enumerate() {
+                let this = &run.req_ids[i];
+                let others: Vec<&str> = places
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .map(|(_, p)| p.as_str())
+                    .collect();
+                let related = uses
+                    .iter()
+                    .filter(|&&j| j != i)
+                    .map(|&j| {
+                        let other = &run.req_ids[j];
+                        Related {
+                            path: (other.file != this.file).then(|| run.paths[other.file].clone()),
+                            span: other.span.clone(),
+                            message: format!("`req_id` `{}` is also written here", other.value),
+                        }
+                    })
+                    .collect();
+                run.report(
+                    this.file,
+                    &Self::META,
+                    this.span.clone(),
+                    format!(
+                        "`req_id` `{}` is also written at {}",
+                        this.value,
+                        others.join(", ")
+                    ),
+                    related,
+                );
+            }
+        }
+    }
+}

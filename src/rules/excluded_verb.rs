@@ -1,0 +1,71 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::{Edit, Fix};
+use crate::ir::{Ir, VerbForm};
+use crate::vocabulary::excluded_verb;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports the verbs the draft excludes from the whitelist: `SWITCH_TOOL`
+    /// (`switch_tool`) and `ESCALATE` (`escalate`).
+    ///
+    /// ## Why is this bad?
+    /// The draft says they MUST NOT be used as action codes: neither is a single token
+    /// on any tested tokenizer (2–3 tokens), and `ESCALATE` splits off the fragment
+    /// "ate", which has a meaning of its own.
+    ///
+    /// ## Example
+    /// ```silp
+    /// if weather>rain: switch_tool(indoor_activity)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// if weather>rain: switch(indoor_activity)
+    /// ```
+    ///
+    /// ## Fix
+    /// `SWITCH_TOOL` is replaced by `SWITCH` (safe: the draft names it as the
+    /// replacement). `ESCALATE` has no single-token replacement; the reference code's
+    /// `RAISE` is not approved either, so choose a whitelisted verb by hand.
+    pub struct ExcludedVerb {
+        code: "SL102",
+        name: "excluded-verb",
+        severity: Error,
+    }
+}
+
+impl Rule for ExcludedVerb {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
+        for verb in &ir.verbs {
+            let Some((excluded, replacement)) = excluded_verb(&verb.normalized()) else {
+                continue;
+            };
+            let reported = ctx.report(
+                &Self::META,
+                verb.span.clone(),
+                format!("`{}` is excluded from the verb whitelist", verb.text),
+            );
+            match replacement {
+                Some(replacement) => {
+                    let written = match verb.form {
+                        VerbForm::ActionCode => format!("!{replacement}"),
+                        VerbForm::FunctionName | VerbForm::ActionKey => replacement.to_lowercase(),
+                    };
+                    reported.help(format!("use `{written}`")).fix(Fix::safe(
+                        format!("Replace with `{written}`"),
+                        vec![Edit::replace(verb.span.clone(), written)],
+                    ));
+                }
+                None => {
+                    reported.help(format!(
+                        "`{excluded}` has no single-token replacement; choose a whitelisted verb"
+                    ));
+                }
+            }
+        }
+    }
+}

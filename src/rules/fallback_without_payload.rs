@@ -1,0 +1,53 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::syntax::slip::Message;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a Slipstream `Fallback` message that carries no payload (a thread token
+    /// such as `thread42` does not count as payload).
+    ///
+    /// ## Why is this bad?
+    /// `Fallback` means "this intent has no UCR anchor; read the payload instead": the
+    /// natural-language payload *is* the message. Without one, the receiver learns
+    /// nothing except that the sender could not quantize what it meant.
+    ///
+    /// ## Example
+    /// ```slip
+    /// SLIP v1 devops sre Fallback
+    /// ```
+    ///
+    /// Use instead:
+    /// ```slip
+    /// SLIP v1 devops sre Fallback check kubernetes pods for OOMKilled
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix: write the content the message was meant to carry, or use the
+    /// anchor that fits the intent.
+    pub struct FallbackWithoutPayload {
+        code: "SL602",
+        name: "fallback-without-payload",
+        severity: Error,
+    }
+}
+
+impl Rule for FallbackWithoutPayload {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_slip(&self, ctx: &mut Context, message: &Message) {
+        let Some(anchor) = &message.anchor else {
+            return;
+        };
+        if anchor.text != "Fallback" || message.content().next().is_some() {
+            return;
+        }
+        ctx.report(
+            &Self::META,
+            anchor.span.clone(),
+            "`Fallback` message has no payload",
+        )
+        .help("a `Fallback` message carries its content as natural language after the anchor");
+    }
+}

@@ -1,0 +1,107 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::schema::{self, pointer_matches, Violation, OPTIONAL_STRING_FIELDS};
+use crate::syntax::json::{JsonNode, JsonValue};
+use std::collections::HashSet;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks an IR document (a JSON object with `silp`, `version`, `entities` or
+    /// `meta`) against the draft's normative JSON Schema: unknown root fields, missing
+    /// `intent`, `meta`, `meta.req_id`, entity `id`/`value` or alternative `action`,
+    /// values of the wrong type, `confidence` outside 0..1, a `silp` version not of
+    /// the form `v1`. It also reports a key written twice in the same object.
+    ///
+    /// ## Why is this bad?
+    /// A receiver validates payloads against this schema and rejects a document that
+    /// breaks it. A key written twice is worse: JSON parsers keep only the last value,
+    /// silently dropping the first.
+    ///
+    /// Violations that a more specific rule explains are left to that rule: the
+    /// `req_id` pattern (SL301), action-code spelling (SL103, SL202) and `null` in an
+    /// optional string field (SL408).
+    ///
+    /// ## Example
+    /// ```json
+    /// {"intent": "!START", "priority": 1, "meta": {"req_id": "a1b2c3d4", "confidence": 1.5}}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```json
+    /// {"intent": "!START", "meta": {"req_id": "a1b2c3d4", "priority": 1, "confidence": 0.9}}
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix. The message names the JSON pointer of the offending value and
+    /// what the schema wanted there.
+    pub struct SchemaViolation {
+        code: "SL401",
+        name: "schema-violation",
+        severity: Error,
+    }
+}
+
+/// Pattern checks on action codes, reported by SL103 and SL202 instead.
+const ACTION_CODE_FIELDS: [&str; 3] = ["/intent", "/entities/*/action", "/alternatives/*/action"];
+
+/// Whether a more specific rule reports this violation.
+fn covered_elsewhere(violation: &Violation) -> bool {
+    match violation.keyword.as_str() {
+        "pattern" => {
+            violation.pointer == "/meta/req_id"
+                || ACTION_CODE_FIELDS
+                    .iter()
+                    .any(|pattern| pointer_matches(pattern, &violation.pointer))
+        }
+        "type" if violation.null => OPTIONAL_STRING_FIELDS
+            .iter()
+            .any(|pattern| pointer_matches(pattern, &violation.pointer)),
+        _ => false,
+    }
+}
+
+impl Rule for SchemaViolation {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_json(&self, ctx: &mut Context, object: &JsonNode, is_ir_document: bool) {
+        if !is_ir_document || !ctx.enabled(&Self::META) {
+            return;
+        }
+        for violation in schema::validate(object) {
+            if !covered_elsewhere(&violation) {
+                ctx.report(&Self::META, violation.span, violation.message);
+            }
+        }
+        report_duplicate_keys(ctx, object);
+    }
+}
+
+/// Reports every key written a second time in one object, at the later key.
+/// Walks with an explicit stack; the parser bounds the nesting anyway.
+fn report_duplicate_keys(ctx: &mut Context, root: &JsonNode) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            JsonValue::Object(members) => {
+                let mut seen = HashSet::new();
+                for member in members {
+                    if !seen.insert(member.key.as_str()) {
+                        ctx.report(
+                            &SchemaViolation::META,
+                            member.key_span.clone(),
+                            format!(
+                                "duplicate key `{}`: JSON parsers keep only the last one",
+                                member.key
+                            ),
+                        )
+                        .help("remove one of the two members");
+                    }
+                }
+                stack.extend(members.iter().rev().map(|member| &member.value));
+            }
+            JsonValue::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+}

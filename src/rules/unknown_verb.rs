@@ -1,0 +1,72 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::ir::{Ir, VerbForm};
+use crate::vocabulary::{did_you_mean, excluded_verb, is_known_verb, VERBS};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a verb that is not one of the 13 whitelisted SILP verbs (`cancel`,
+    /// `start`, `email`, `fetch`, `process`, `translate`, `book`, `route`, `search`,
+    /// `update`, `suggest`, `switch`, `notify`) nor added with `extend-verbs`: a
+    /// code-frontend call or alternative name, a `!VERB` in `intent`,
+    /// `entities[].action`, `alternatives[].action` or `meta.seq`, or the verb of a
+    /// JSON-frontend `action_<verb>` key.
+    ///
+    /// ## Why is this bad?
+    /// The whitelist is what makes SILP stable across models: each verb is verified to
+    /// be one token on six production tokenizers. Any other verb may split into
+    /// several tokens and be read differently by different receivers.
+    ///
+    /// ## Example
+    /// ```silp
+    /// begin(hike)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// start(hike)
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix: a look-alike verb may mean something else. The help names the
+    /// closest whitelisted verb when there is one. Installation-specific verbs can be
+    /// allowed with `extend-verbs` in `silp-lint.toml`.
+    pub struct UnknownVerb {
+        code: "SL101",
+        name: "unknown-verb",
+        severity: Error,
+    }
+}
+
+impl Rule for UnknownVerb {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
+        for verb in &ir.verbs {
+            let normalized = verb.normalized();
+            if normalized.is_empty()
+                || is_known_verb(&normalized, ctx.settings())
+                || excluded_verb(&normalized).is_some()
+            {
+                continue;
+            }
+            let candidates = VERBS
+                .iter()
+                .copied()
+                .chain(ctx.settings().extend_verbs.iter().map(String::as_str));
+            let suggestion = did_you_mean(&normalized, candidates).map(|s| match verb.form {
+                VerbForm::ActionCode => format!("!{s}"),
+                VerbForm::FunctionName | VerbForm::ActionKey => s.to_lowercase(),
+            });
+            let reported = ctx.report(
+                &Self::META,
+                verb.span.clone(),
+                format!("`{}` is not a whitelisted verb", verb.text),
+            );
+            if let Some(suggestion) = suggestion {
+                reported.help(format!("did you mean `{suggestion}`?"));
+            }
+        }
+    }
+}

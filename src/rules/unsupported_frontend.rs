@@ -1,0 +1,75 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::ir::Ir;
+use crate::syntax::ping::Probe;
+use crate::vocabulary::{did_you_mean, is_known_frontend, FRONTENDS};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a frontend name — `meta.out`, or one listed in a `//ping` probe — that
+    /// is not `code`, `json`, `natural`, `nl_json`, `llmlingua2` or one added with
+    /// `extend-frontends`.
+    ///
+    /// ## Why is this bad?
+    /// A receiver answers with the SILP error code `unsupported_frontend`, and
+    /// frontend negotiation cannot settle on a frontend nobody implements.
+    ///
+    /// ## Example
+    /// ```silp
+    /// //ping code,yaml
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// //ping code,json
+    /// ```
+    ///
+    /// ## Fix
+    /// No automatic fix. Installation-specific frontends (the draft's degradation
+    /// chain mentions `math`) can be declared with `extend-frontends`.
+    pub struct UnsupportedFrontend {
+        code: "SL403",
+        name: "unsupported-frontend",
+        severity: Error,
+        protocol_error: "unsupported_frontend",
+    }
+}
+
+impl UnsupportedFrontend {
+    fn check_name(ctx: &mut Context, name: &str, span: crate::source::Span) {
+        if is_known_frontend(name, ctx.settings()) {
+            return;
+        }
+        let candidates = FRONTENDS
+            .iter()
+            .copied()
+            .chain(ctx.settings().extend_frontends.iter().map(String::as_str));
+        let suggestion = did_you_mean(name, candidates);
+        let reported = ctx.report(
+            &Self::META,
+            span,
+            format!("`{name}` is not a supported frontend"),
+        );
+        match suggestion {
+            Some(s) => reported.help(format!("did you mean `{s}`?")),
+            None => reported.help(format!("supported: {}", FRONTENDS.join(", "))),
+        };
+    }
+}
+
+impl Rule for UnsupportedFrontend {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
+        if let Some(out) = &ir.meta.out {
+            Self::check_name(ctx, out, out.span.clone());
+        }
+    }
+
+    fn check_ping(&self, ctx: &mut Context, probe: &Probe) {
+        for frontend in &probe.frontends {
+            Self::check_name(ctx, frontend.text, frontend.span());
+        }
+    }
+}

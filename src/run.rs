@@ -1,0 +1,117 @@
+//! A whole `check` run: read every file (in parallel), lint it, then run the
+//! cross-file rules. Front ends decide only how to show the result.
+
+use crate::diagnostics::Diagnostic;
+use crate::lint::{cross_file, lint_text, sort_and_dedup, LintedFile};
+use crate::settings::Settings;
+use crate::source::{FileKind, LineIndex};
+use crate::walk::{describe_io, walk};
+use rayon::prelude::*;
+
+/// One linted file. `text` is kept only when diagnostics need it for display.
+#[derive(Debug)]
+pub struct CheckedFile {
+    pub path: String,
+    pub kind: FileKind,
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The result of a run: files in path order, and inputs that could not be read.
+#[derive(Debug, Default)]
+pub struct CheckRun {
+    pub files: Vec<CheckedFile>,
+    pub errors: Vec<String>,
+}
+
+/// Text given on standard input, with the name that says its kind.
+pub struct StdinSource {
+    pub name: String,
+    pub text: Vec<u8>,
+}
+
+/// Reads a file as UTF-8, saying where the encoding breaks when it is not.
+pub fn read_source(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {}", describe_io(&e)))?;
+    decode_utf8(path, bytes)
+}
+
+/// Decodes UTF-8, or names the line, column and byte of the first invalid byte.
+pub fn decode_utf8(path: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = error.utf8_error().valid_up_to();
+        let bytes = error.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let at = LineIndex::new(prefix).location(prefix, valid);
+        format!(
+            "{path}: not valid UTF-8 at line {}, column {} (byte {valid}); silp-lint reads UTF-8 text only",
+            at.line, at.column
+        )
+    })
+}
+
+/// Lints `paths` (and `stdin`, when given) with `settings`.
+pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) -> CheckRun {
+    let walked = walk(paths);
+    let mut run = CheckRun {
+        errors: walked.errors,
+        ..CheckRun::default()
+    };
+    let mut results: Vec<(Result<CheckedFile, String>, Vec<(String, crate::source::Span)>)> = walked
+        .files
+        .par_iter()
+        .map(|file| match read_source(&file.path) {
+            Ok(text) => lint_one(file.path.clone(), file.kind, text, settings),
+            Err(error) => (Err(error), Vec::new()),
+        })
+        .collect();
+    if let Some(stdin) = stdin {
+        let kind = FileKind::from_path(&stdin.name).unwrap_or(FileKind::Silp);
+        results.push(match decode_utf8(&stdin.name, stdin.text) {
+            Ok(text) => lint_one(stdin.name, kind, text, settings),
+            Err(error) => (Err(error), Vec::new()),
+        });
+    }
+    let mut req_ids = Vec::new();
+    for (result, ids) in results {
+        match result {
+            Ok(file) => {
+                req_ids.push(ids);
+                run.files.push(file);
+            }
+            Err(error) => run.errors.push(error),
+        }
+    }
+    let views: Vec<LintedFile> = run
+        .files
+        .iter()
+        .zip(&req_ids)
+        .map(|(file, ids)| LintedFile {
+            path: &file.path,
+            text: &file.text,
+            settings,
+            req_ids: ids,
+        })
+        .collect();
+    let extra = cross_file(&views);
+    for (index, diagnostic) in extra {
+        run.files[index].diagnostics.push(diagnostic);
+        sort_and_dedup(&mut run.files[index].diagnostics);
+    }
+    run
+}
+
+type Linted = (Result<CheckedFile, String>, Vec<(String, crate::source::Span)>);
+
+fn lint_one(path: String, kind: FileKind, text: String, settings: &Settings) -> Linted {
+    let lint = lint_text(&text, kind, settings);
+    // Keep the text only when something will point into it.
+    let keep = !lint.diagnostics.is_empty() || !lint.req_ids.is_empty();
+    let file = CheckedFile {
+        path,
+        kind,
+        text: if keep { text } else { String::new() },
+        diagnostics: lint.diagnostics,
+    };
+    (Ok(file), lint.req_ids)
+}

@@ -1,0 +1,87 @@
+//! Finding the files of a run: explicit files as given, directories walked like
+//! ripgrep (gitignore-aware, hidden entries skipped), sorted for stable output.
+
+use crate::source::FileKind;
+use std::path::Path;
+
+/// A file to lint, named as the user named it (joined with the walked part).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileToLint {
+    pub path: String,
+    pub kind: FileKind,
+}
+
+/// The outcome of walking the paths of a run.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub files: Vec<FileToLint>,
+    /// Paths that could not be read or walked, with the reason.
+    pub errors: Vec<String>,
+}
+
+/// Expands `paths` into the payload files below them, sorted by path. An explicit
+/// file whose kind cannot be told from its name is an error; a walked one is skipped.
+pub fn walk(paths: &[String]) -> Walk {
+    let mut walk = Walk::default();
+    for given in paths {
+        let path = Path::new(given);
+        match std::fs::metadata(path) {
+            Err(error) => walk.errors.push(format!("{given}: {}", describe_io(&error))),
+            Ok(meta) if meta.is_file() => match FileKind::from_path(given) {
+                Some(kind) => walk.files.push(FileToLint {
+                    path: given.clone(),
+                    kind,
+                }),
+                None => walk.errors.push(format!(
+                    "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
+                )),
+            },
+            Ok(_) => walk_directory(given, &mut walk),
+        }
+    }
+    walk.files.sort();
+    walk.files.dedup();
+    walk
+}
+
+fn walk_directory(root: &str, walk: &mut Walk) {
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    continue;
+                }
+                let path = entry.path().to_string_lossy().into_owned();
+                if let Some(kind) = FileKind::from_path(&path) {
+                    walk.files.push(FileToLint { path, kind });
+                }
+            }
+            Err(error) => walk.errors.push(describe_walk_error(&error)),
+        }
+    }
+}
+
+fn describe_walk_error(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::WithPath { path, err } => format!("{}: {}", path.display(), describe_walk_error(err)),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => describe_walk_error(err),
+        ignore::Error::Io(io) => describe_io(io),
+        other => other.to_string(),
+    }
+}
+
+/// An I/O error as a short sentence ("No such file or directory").
+pub fn describe_io(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
