@@ -649,3 +649,188 @@ proptest! {
         prop_assert_eq!(incremental, model);
     }
 }
+
+fn has_code(message: &Value, code: &str) -> bool {
+    message["params"]["diagnostics"]
+        .as_array()
+        .is_some_and(|d| d.iter().any(|d| d["code"] == code))
+}
+
+#[tokio::test]
+async fn quick_fixes_are_preferred_when_safe_and_fix_all_fixes_the_document() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/q.silp";
+    client.open(uri, "silp", 1, "Cancel(😀)\nStart(y)\n").await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    let first = diagnostics
+        .iter()
+        .find(|d| d["code"] == "SL104")
+        .expect("SL104")
+        .clone();
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": first["range"], "context": {"diagnostics": [first]}}),
+        )
+        .await;
+    let quick_fix = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .expect("a quick fix");
+    assert_eq!(quick_fix["isPreferred"], true);
+    assert_eq!(quick_fix["diagnostics"][0]["code"], "SL104");
+    assert_eq!(
+        quick_fix["edit"]["changes"][uri],
+        json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 6}}, "newText": "cancel"}])
+    );
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                   "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
+        )
+        .await;
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1);
+    assert_eq!(actions[0]["kind"], "source.fixAll.silp-lint");
+    let edits = actions[0]["edit"]["changes"][uri].as_array().unwrap();
+    let texts: Vec<&str> = edits
+        .iter()
+        .map(|e| e["newText"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, vec!["cancel", "start"]);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn hover_explains_verbs_anchors_and_keys() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let cases = [
+        (
+            "file:///w/h.silp",
+            "silp",
+            "if !rain(t+1): start(hike)",
+            16,
+            &["`!START`", "whitelisted", "gpt-4o"][..],
+        ),
+        (
+            "file:///w/i.silp",
+            "silp",
+            "escalate(x)",
+            2,
+            &["excluded"][..],
+        ),
+        (
+            "file:///w/h.slip",
+            "slip",
+            "SLIP v1 a b ObserveState",
+            14,
+            &["0x0001", "POLARITY 4"][..],
+        ),
+        (
+            "file:///w/h.silp.json",
+            "silp-json",
+            r#"{"intent":"!START","meta":{"req_id":"ab12cd34"}}"#,
+            30,
+            &["meta.req_id", "^[a-f0-9]{4,8}$", "required"][..],
+        ),
+    ];
+    for (uri, language, text, character, wanted) in cases {
+        client.open(uri, language, 1, text).await;
+        let hover = client
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}),
+            )
+            .await;
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        for needle in wanted {
+            assert!(
+                value.contains(needle),
+                "{needle} not in hover of {text}: {value}"
+            );
+        }
+    }
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn duplicate_req_ids_across_open_documents_point_at_each_other() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let text = r#"{"intent":"!START","meta":{"req_id":"ab12cd34"}}"#;
+    let (a, b) = ("file:///w/a.silp.json", "file:///w/b.silp.json");
+    client.open(a, "silp-json", 1, text).await;
+    client.diagnostics(a, Some(1)).await;
+    client.open(b, "silp-json", 1, text).await;
+    let published = client
+        .wait_for(|m| m["params"]["uri"] == b && has_code(m, "SL303"))
+        .await;
+    let dup = published["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SL303")
+        .unwrap()
+        .clone();
+    let related = &dup["relatedInformation"][0]["location"];
+    assert_eq!(related["uri"], a);
+    assert_eq!(related["range"]["start"]["character"], 36);
+    // The first document learns about the duplicate too, and forgets it on close.
+    client
+        .wait_for(|m| m["params"]["uri"] == a && has_code(m, "SL303"))
+        .await;
+    client
+        .notify("textDocument/didClose", json!({"textDocument": {"uri": b}}))
+        .await;
+    client
+        .wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == a
+                && !has_code(m, "SL303")
+        })
+        .await;
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn one_symbol_per_payload() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let cases = [
+        (
+            "file:///w/s.slip",
+            "slip",
+            "# c\nSLIP v1 a b ObserveState\nSLIP v1 b a Fallback \"x\"\n",
+            vec!["ObserveState", "Fallback"],
+        ),
+        (
+            "file:///w/s.silp.jsonl",
+            "silp-jsonl",
+            "{\"intent\":\"!BOOK\"}\n\n{\"intent\":\"!START\"}\n",
+            vec!["!BOOK", "!START"],
+        ),
+    ];
+    for (uri, language, text, names) in cases {
+        client.open(uri, language, 1, text).await;
+        let symbols = client
+            .request(
+                "textDocument/documentSymbol",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        let got: Vec<&str> = symbols
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, names);
+    }
+    client.shutdown().await;
+}

@@ -655,6 +655,85 @@ mod tests {
         );
     }
 
+    fn classified(text: &str, kind: FileKind) -> Vec<(&str, TokenType, u32)> {
+        tokens(text, kind, None)
+            .iter()
+            .map(|t| (&text[t.span.clone()], t.kind, t.modifiers))
+            .collect()
+    }
+
+    #[test]
+    fn code_payload_parts_are_classified_from_the_tree() {
+        use TokenType::*;
+        let got = classified(
+            "if !rain(t+1) and b<=5: start(id=x) -> switch_tool else: start(cards@in)",
+            FileKind::Silp,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("if", Keyword, 0),
+                ("!", Operator, 0),
+                ("rain", Variable, 0),
+                ("t+1", Number, 0),
+                ("and", Keyword, 0),
+                ("b", Variable, 0),
+                ("<=", Operator, 0),
+                ("5", Number, 0),
+                (":", Operator, 0),
+                ("start", Function, DEFAULT_LIBRARY),
+                ("id", Parameter, 0),
+                ("=", Operator, 0),
+                ("x", String, 0),
+                ("->", Operator, 0),
+                ("switch_tool", Function, DEPRECATED),
+                ("else", Keyword, 0),
+                (":", Operator, 0),
+                ("start", Function, DEFAULT_LIBRARY),
+                ("cards", String, 0),
+                ("@", Operator, 0),
+                ("in", String, 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn slip_and_json_parts_are_classified_from_the_tree() {
+        use TokenType::*;
+        let got = classified("SLIP v1 a b Fallback \"hi\"", FileKind::Slip);
+        assert_eq!(
+            got,
+            vec![
+                ("SLIP", Keyword, 0),
+                ("v1", Number, 0),
+                ("a", Namespace, 0),
+                ("b", Namespace, 0),
+                ("Fallback", EnumMember, 0),
+                ("\"hi\"", String, 0),
+            ]
+        );
+        let text = r#"{"intent":"!START","meta":{"out":"code","seq":["!BOOK"],"confidence":1}}"#;
+        let tokens = tokens(text, FileKind::SilpJson, None);
+        let meanings: Vec<&Meaning> = tokens.iter().map(|t| &t.meaning).collect();
+        assert_eq!(
+            meanings,
+            vec![
+                &Meaning::Key("intent".into()),
+                &Meaning::Verb("!START".into()),
+                &Meaning::Key("meta".into()),
+                &Meaning::Key("meta.out".into()),
+                &Meaning::Frontend("code".into()),
+                &Meaning::Key("meta.seq".into()),
+                &Meaning::Verb("!BOOK".into()),
+                &Meaning::Key("meta.confidence".into()),
+                &Meaning::None,
+            ]
+        );
+        let symbols = symbols(&format!("[{text}]"), FileKind::SilpJson);
+        assert_eq!(symbols.len(), 1);
+        assert_eq!(symbols[0].name, "!START");
+    }
+
     #[test]
     fn within_limits_line_kinds_to_the_touched_lines() {
         let text = "# a\n# b\n# c";
