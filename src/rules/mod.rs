@@ -74,7 +74,11 @@ impl RuleMeta {
             .unwrap_or(&doc)
             .trim_start();
         let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
-        para.trim().to_string()
+        let sentence = match para.find(". ") {
+            Some(end) => &para[..=end],
+            None => para.as_str(),
+        };
+        sentence.trim().to_string()
     }
 }
 
