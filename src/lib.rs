@@ -15,5 +15,6 @@ pub mod run;
 pub mod settings;
 pub mod source;
 pub mod syntax;
+pub mod unicode;
 pub mod vocabulary;
 pub mod walk;
