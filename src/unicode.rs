@@ -138,6 +138,9 @@ fn is_emoji_continuation(c: char) -> bool {
 /// letters: Arabic (and Persian), Syriac, Mongolian and the Indic scripts of
 /// U+0900–U+0DFF.
 pub fn uses_joiners(c: char) -> Option<Script> {
+    if is_reported(c) {
+        return None; // the Arabic letter mark, the Mongolian vowel separator
+    }
     let script = c.script();
     matches!(
         script,
@@ -191,6 +194,14 @@ pub fn is_legitimate_joiner(text: &str, at: usize, joiner: char) -> bool {
         .take(CONTEXT_LIMIT)
         .find(|c| c.script() != Script::Inherited || is_format_mark(*c));
     base.and_then(uses_joiners) == Some(next_script)
+}
+
+/// Whether one of SL201, SL203 or SL204 may report `c`.
+pub fn is_reported(c: char) -> bool {
+    zero_width_name(c).is_some()
+        || bidi_control_name(c).is_some()
+        || is_tag(c)
+        || invisible_name(c).is_some()
 }
 
 /// Inherited-script characters that are not combining marks on a letter.
