@@ -34,7 +34,7 @@ declare_rule! {
     ///
     /// ## Example
     /// ```silp
-    /// start(hike) # with U+E0069 U+E0067 U+E006E U+E006F U+E0072 U+E0065 after "hike"
+    /// start(hike󠁩󠁧󠁮󠁯󠁲󠁥) # tag characters after `hike` spell `ignore`
     /// ```
     ///
     /// Use instead:

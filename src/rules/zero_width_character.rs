@@ -29,7 +29,7 @@ declare_rule! {
     ///
     /// ## Example
     /// ```silp
-    /// cancel(flight) # with a U+200B between "can" and "cel": can​cel(flight)
+    /// can​cel(flight) # a U+200B hides between `can` and `cel`
     /// ```
     ///
     /// Use instead:
