@@ -134,9 +134,9 @@ fn is_emoji_continuation(c: char) -> bool {
     )
 }
 
-/// Whether `c` belongs to a script whose orthography uses ZWJ and ZWNJ between
-/// letters: Arabic (and Persian), Syriac, Mongolian and the Indic scripts of
-/// U+0900–U+0DFF.
+/// The script of `c` when it is a letter or mark of a script whose orthography uses
+/// ZWJ and ZWNJ between letters: Arabic (and Persian), Syriac, Mongolian and the
+/// Indic scripts of U+0900–U+0DFF.
 pub fn uses_joiners(c: char) -> Option<Script> {
     if is_reported(c) {
         return None; // the Arabic letter mark, the Mongolian vowel separator
@@ -293,6 +293,36 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
 pub fn char_skeleton(c: char) -> String {
     let mut buf = [0u8; 4];
     skeleton(c.encode_utf8(&mut buf)).collect()
+}
+
+/// The ASCII letter or digit `c` passes for, when there is one: an ASCII character
+/// with the same skeleton, of the same case as `c` where that choice matters (the
+/// skeleton of both `I` and `l` is `l`), or the skeleton itself when it is ASCII.
+pub fn ascii_look_alike(c: char) -> Option<String> {
+    static BY_SKELETON: OnceLock<HashMap<String, Vec<char>>> = OnceLock::new();
+    let table = BY_SKELETON.get_or_init(|| {
+        let mut table: HashMap<String, Vec<char>> = HashMap::new();
+        for a in ('a'..='z').chain('A'..='Z').chain('0'..='9') {
+            table.entry(char_skeleton(a)).or_default().push(a);
+        }
+        table
+    });
+    let shape = char_skeleton(c);
+    if let Some(candidates) = table.get(&shape) {
+        let same_case = |a: &&char| {
+            (c.is_lowercase() && a.is_ascii_lowercase())
+                || (c.is_uppercase() && a.is_ascii_uppercase())
+        };
+        let best = candidates
+            .iter()
+            .find(same_case)
+            .or_else(|| candidates.iter().find(|a| a.is_ascii_digit()))
+            .or_else(|| candidates.first());
+        if let Some(best) = best {
+            return Some(best.to_string());
+        }
+    }
+    (!shape.is_empty() && shape.chars().all(|a| a.is_ascii_alphanumeric())).then_some(shape)
 }
 
 /// For each skeleton of a potential mixed-script confusable character, the scripts
@@ -548,6 +578,19 @@ mod tests {
         assert!(looks_like_script('a', Script::Cyrillic));
         assert!(!looks_like_script('T', Script::Katakana));
         assert!(!looks_like_script('\u{65E5}', Script::Latin));
+    }
+
+    #[test]
+    fn ascii_look_alikes_keep_the_case() {
+        let alike = |c| ascii_look_alike(c);
+        assert_eq!(alike('\u{0406}').as_deref(), Some("I"));
+        assert_eq!(alike('\u{0456}').as_deref(), Some("i"));
+        assert_eq!(alike('\u{04CF}').as_deref(), Some("l"));
+        assert_eq!(alike('\u{041E}').as_deref(), Some("O"));
+        assert_eq!(alike('\u{043E}').as_deref(), Some("o"));
+        assert_eq!(alike('\u{0417}').as_deref(), Some("3"));
+        assert_eq!(alike('\u{03C4}'), None);
+        assert_eq!(alike('\u{00E9}'), None);
     }
 
     #[test]

@@ -200,6 +200,18 @@ fn greek_omicron_and_several_look_alikes() {
         .2
         .contains("mixes Latin with Cyrillic and Greek look-alikes"));
     assert_eq!(fixed(text, FileKind::Silp, "SL202"), "x(code)");
+
+    // The replacement keeps the case: the skeleton of both `I` and `l` is `l`.
+    let text = "train(model=A\u{0406},data=\u{0456}mages)";
+    let got = found(text, FileKind::Silp);
+    assert_eq!(got.len(), 2);
+    assert!(got[0]
+        .2
+        .ends_with("U+0406 CYRILLIC CAPITAL LETTER BYELORUSSIAN-UKRAINIAN I looks like `I`"));
+    assert_eq!(
+        fixed(text, FileKind::Silp, "SL202"),
+        "train(model=AI,data=images)"
+    );
 }
 
 #[test]

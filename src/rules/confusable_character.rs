@@ -1,7 +1,7 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
-use crate::unicode::{char_skeleton, describe, looks_like_script, words};
+use crate::unicode::{ascii_look_alike, char_skeleton, describe, looks_like_script, words};
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::MixedScript;
 
@@ -44,9 +44,11 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// When replacing each look-alike by its confusable skeleton (UTS #39) gives a
-    /// word that is all ASCII, the fix makes that replacement. It is unsafe: the
-    /// author may have meant the other script, and the result is a different word.
+    /// When every non-ASCII character of the word has an ASCII look-alike (an ASCII
+    /// letter or digit with the same confusable skeleton, UTS #39, in the same case:
+    /// Cyrillic `І` becomes `I`, Cyrillic `і` becomes `i`), the fix makes those
+    /// replacements, which spells the word in ASCII. It is unsafe: the author may have
+    /// meant the other script, and the result is a different word.
     pub struct ConfusableCharacter {
         code: "SL202",
         name: "confusable-character",
@@ -104,7 +106,7 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
         .iter()
         .take(NAMED)
         .map(|c| {
-            let shape = char_skeleton(*c);
+            let shape = ascii_look_alike(*c).unwrap_or_else(|| char_skeleton(*c));
             if shape.is_empty() || shape == c.to_string() {
                 describe(*c)
             } else {
@@ -136,19 +138,16 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
     }
 }
 
-/// For each non-ASCII character of `word`, its offset and its ASCII skeleton, when
-/// every one of them has one (so replacing them makes the word ASCII).
+/// For each non-ASCII character of `word`, its offset and the ASCII character it
+/// passes for, when every one of them has one (so replacing them makes the word
+/// ASCII).
 fn ascii_spelling(word: &str) -> Option<Vec<(usize, String)>> {
     let mut edits = Vec::new();
     for (i, c) in word.char_indices() {
         if c.is_ascii() {
             continue;
         }
-        let shape = char_skeleton(c);
-        if shape.is_empty() || !shape.chars().all(|s| s.is_ascii_alphanumeric()) {
-            return None;
-        }
-        edits.push((i, shape));
+        edits.push((i, ascii_look_alike(c)?));
     }
     Some(edits)
 }

@@ -23,7 +23,9 @@ declare_rule! {
     /// Emoji sequences are not reported: a U+FE0F or U+FE0E right after an emoji
     /// or a keycap base (`❤️`, `1️⃣`), and the tag characters of a subdivision flag
     /// (🏴 followed by two to six tag letters or digits and CANCEL TAG, as in the
-    /// flag of Scotland).
+    /// flag of Scotland). Other variation sequences are reported, ideographic ones
+    /// (a Han character followed by U+E0100–U+E01EF) included: they are rare in
+    /// payloads, and the same selectors can carry hidden bytes after any character.
     ///
     /// ## Why is this bad?
     /// These characters do not show, or show as nothing, yet they are part of the
