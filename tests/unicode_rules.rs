@@ -574,6 +574,24 @@ proptest! {
             .collect();
         prop_assert!(left.is_empty(), "{:?} left {:?}", clean, left);
     }
+
+    #[test]
+    fn look_alike_fixes_spell_words_in_ascii(text in interesting_text()) {
+        let mut fixable = 0;
+        let edits: Vec<Edit> = unicode_diagnostics(&text, FileKind::Slip)
+            .into_iter()
+            .filter(|d| d.code() == "SL202")
+            .filter_map(|d| d.fix)
+            .flat_map(|f| {
+                fixable += 1;
+                f.edits
+            })
+            .collect();
+        let before = codes(&text, FileKind::Slip).iter().filter(|c| **c == "SL202").count();
+        let after_text = apply(&text, edits);
+        let after = codes(&after_text, FileKind::Slip).iter().filter(|c| **c == "SL202").count();
+        prop_assert_eq!(after, before - fixable, "{:?} became {:?}", text, after_text);
+    }
 }
 
 #[test]
