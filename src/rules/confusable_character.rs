@@ -1,7 +1,9 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
-use crate::unicode::{ascii_look_alike, char_skeleton, describe, looks_like_script, words};
+use crate::unicode::{
+    ascii_look_alike, char_skeleton, code_point, describe, is_reported, looks_like_script, words,
+};
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::MixedScript;
 
@@ -204,10 +206,23 @@ fn main_script(word: &str, ascii_spelling: bool) -> Script {
     best.map_or(Script::Latin, |(s, _)| s)
 }
 
-/// The word for a message, cut after [`QUOTED`] characters.
+/// The word for a message, cut after [`QUOTED`] characters, with the invisible
+/// characters other rules report (joiners, selectors, the Arabic letter mark) shown
+/// as `<U+XXXX>`.
 fn quote(word: &str) -> String {
-    match word.char_indices().nth(QUOTED) {
-        Some((i, _)) => format!("{}…", &word[..i]),
-        None => word.to_string(),
+    let mut out = String::new();
+    for (n, c) in word.chars().enumerate() {
+        if n == QUOTED {
+            out.push('…');
+            break;
+        }
+        if is_reported(c) {
+            out.push('<');
+            out.push_str(&code_point(c));
+            out.push('>');
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
