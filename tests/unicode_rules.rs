@@ -201,6 +201,15 @@ fn greek_omicron_and_several_look_alikes() {
         .contains("mixes Latin with Cyrillic and Greek look-alikes"));
     assert_eq!(fixed(text, FileKind::Silp, "SL202"), "x(code)");
 
+    // Without Latin letters, nothing says ASCII was meant: no fix.
+    let text = "x(\u{0441}\u{03BF})";
+    let diagnostics = unicode_diagnostics(text, FileKind::Silp);
+    assert_eq!(diagnostics.len(), 1);
+    assert!(diagnostics[0]
+        .message
+        .contains("mixes Cyrillic with Greek look-alikes"));
+    assert!(diagnostics[0].fix.is_none());
+
     // The replacement keeps the case: the skeleton of both `I` and `l` is `l`.
     let text = "train(model=A\u{0406},data=\u{0456}mages)";
     let got = found(text, FileKind::Silp);

@@ -46,7 +46,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// When every non-ASCII character of the word has an ASCII look-alike (an ASCII
+    /// When the word has Latin letters and every non-ASCII character of it has an
+    /// ASCII look-alike (an ASCII
     /// letter or digit with the same confusable skeleton, UTS #39, in the same case:
     /// Cyrillic `І` becomes `I`, Cyrillic `і` becomes `i`), the fix makes those
     /// replacements, which spells the word in ASCII. It is unsafe: the author may have
@@ -130,7 +131,7 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
     let reported = ctx.report(&ConfusableCharacter::META, span, message).help(
         "a receiver compares code points, not shapes: this is a different word from the one it looks like",
     );
-    if let Some(edits) = ascii {
+    if let Some(edits) = ascii.filter(|_| main == Script::Latin) {
         let spelling = ascii_word(word, &edits);
         let edits = edits
             .into_iter()
