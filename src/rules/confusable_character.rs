@@ -47,11 +47,11 @@ declare_rule! {
     ///
     /// ## Fix
     /// When the word has Latin letters and every non-ASCII character of it has an
-    /// ASCII look-alike (an ASCII
-    /// letter or digit with the same confusable skeleton, UTS #39, in the same case:
-    /// Cyrillic `І` becomes `I`, Cyrillic `і` becomes `i`), the fix makes those
-    /// replacements, which spells the word in ASCII. It is unsafe: the author may have
-    /// meant the other script, and the result is a different word.
+    /// ASCII look-alike (an ASCII letter or digit with the same confusable skeleton,
+    /// UTS #39, in the same case: Cyrillic `І` becomes `I`, Cyrillic `і` becomes
+    /// `i`), the fix makes those replacements, which spells the word in ASCII. It is
+    /// unsafe: the author may have meant the other script, and the result is a
+    /// different word.
     pub struct ConfusableCharacter {
         code: "SL202",
         name: "confusable-character",
