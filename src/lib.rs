@@ -16,5 +16,6 @@ pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod syntax;
+pub mod unicode;
 pub mod vocabulary;
 pub mod walk;
