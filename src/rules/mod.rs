@@ -7,6 +7,8 @@
 pub mod registry;
 
 // One module per rule, named after the rule.
+mod bidi_control;
+mod confusable_character;
 mod duplicate_entity_id;
 mod duplicate_req_id;
 mod excluded_verb;
@@ -18,6 +20,7 @@ mod invalid_operator;
 mod invalid_req_id;
 mod invalid_session_id;
 mod invalid_syntax;
+mod invisible_character;
 mod lossy_frontend_negation;
 mod malformed_action_code;
 mod non_portable_payload;
@@ -31,6 +34,7 @@ mod unknown_verb;
 mod unsupported_frontend;
 mod unsupported_slip_version;
 mod unsupported_version;
+mod zero_width_character;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::ir::Ir;
@@ -74,7 +78,11 @@ impl RuleMeta {
             .unwrap_or(&doc)
             .trim_start();
         let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
-        para.trim().to_string()
+        let sentence = match para.find(". ") {
+            Some(end) => &para[..=end],
+            None => para.as_str(),
+        };
+        sentence.trim().to_string()
     }
 }
 
