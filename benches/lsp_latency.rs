@@ -21,7 +21,10 @@ fn document() -> String {
     for i in 0..LINES {
         let line = match i % 5 {
             _ if i % 100 == 99 => format!("Cancel(order{i})"),
-            0 => format!("if !rain(t+{}): start(hike{i}) else: start(cards@indoor)", i % 9 + 1),
+            0 => format!(
+                "if !rain(t+{}): start(hike{i}) else: start(cards@indoor)",
+                i % 9 + 1
+            ),
             1 => format!("book(hotel{i},loc=Beijing); notify(user{i})"),
             2 => format!("if budget<=500 and loc(me,北京,t+1): search(flights{i})"),
             3 => format!("# prompt {i}: 旅行 planning"),
@@ -124,8 +127,10 @@ fn main() {
         "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
     server.wait_for(|m| m["id"] == 1);
     server.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    server.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": uri, "languageId": "silp", "version": 1, "text": text}}}));
+    server.send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri, "languageId": "silp", "version": 1, "text": text}}}),
+    );
     let found = server.diagnostics_for(1);
 
     let mut latencies = Vec::with_capacity(CHANGES);
@@ -140,8 +145,10 @@ fn main() {
             json!({"range": {"start": {"line": previous, "character": 0}, "end": {"line": previous, "character": 1}}, "text": ""})
         };
         let started = Instant::now();
-        server.send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}}));
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}}),
+        );
         server.diagnostics_for(version);
         latencies.push(started.elapsed());
     }
@@ -161,13 +168,19 @@ fn main() {
             .status()
             .expect("run silp-lint check");
         checks.push(started.elapsed());
-        assert!(status.code().is_some_and(|c| c <= 1), "silp-lint check: {status}");
+        assert!(
+            status.code().is_some_and(|c| c <= 1),
+            "silp-lint check: {status}"
+        );
     }
 
     let lsp = median(&mut latencies);
     let lsp90 = percentile(&mut latencies, 90);
     let check = median(&mut checks);
-    println!("document: {LINES} lines, {} bytes, {found} diagnostics", text.len());
+    println!(
+        "document: {LINES} lines, {} bytes, {found} diagnostics",
+        text.len()
+    );
     println!(
         "didChange -> publishDiagnostics: median {:.2} ms, p90 {:.2} ms ({CHANGES} changes)",
         ms(lsp),

@@ -834,3 +834,122 @@ async fn one_symbol_per_payload() {
     }
     client.shutdown().await;
 }
+
+/// Lines of each line-oriented kind, valid and not, with the characters rules flag.
+fn kind_lines() -> impl Strategy<Value = (FileKind, Vec<String>)> {
+    let silp = vec![
+        "if !rain(t+1): start(hike) else: start(cards@indoor)",
+        "Cancel(x)",
+        "begn(x); book(hotel,loc=北京)",
+        "start(hike) else start(cards)",
+        "# silp-lint: ignore[SL104]",
+        "# a comment",
+        "//ping code,json heartbeat=7",
+        "\u{feff}start(x)",
+        "start(a\u{200b}b)",
+        "start(😀\u{E0041})",
+        "if x => 3: start(",
+        "",
+        "  ",
+    ];
+    let slip = vec![
+        "SLIP v1 planner exec ObserveState",
+        "SLIP v1 a b Fallback",
+        "SLIP v2 a b observestate \"x\"",
+        "SLIP v1 a!b c MetaAck thread42",
+        "# comment",
+        "",
+    ];
+    let jsonl = vec![
+        r#"{"intent":"!START","meta":{"req_id":"ab12cd34"}}"#,
+        r#"{"intent":"!START","meta":{"req_id":"AB12","out":"llmlingua2"}}"#,
+        r#"{"intent":"!SWITCH_TOOL","hotel":"x","action_book":["a"]}"#,
+        r#"{"intent":"!START","meta":{"req_id":"ab12cd34","next_agent":null}}"#,
+        r#"{"intent": }"#,
+        "[1]",
+        "",
+    ];
+    prop_oneof![
+        Just((FileKind::Silp, silp)),
+        Just((FileKind::Slip, slip)),
+        Just((FileKind::SilpJsonl, jsonl)),
+    ]
+    .prop_map(|(kind, lines)| (kind, lines.into_iter().map(String::from).collect()))
+}
+
+fn summary(lint: &silp_lint::lint::FileLint) -> Vec<String> {
+    let mut out: Vec<String> = lint
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {:?} {} {:?} {:?} {:?}",
+                d.code(),
+                d.span,
+                d.message,
+                d.help,
+                d.fix.as_ref().map(|f| f
+                    .edits
+                    .iter()
+                    .map(|e| (e.span.clone(), e.content.clone()))
+                    .collect::<Vec<_>>()),
+                d.related
+                    .iter()
+                    .map(|r| (r.path.clone(), r.span.clone(), r.message.clone()))
+                    .collect::<Vec<_>>()
+            )
+        })
+        .collect();
+    out.extend(
+        lint.req_ids
+            .iter()
+            .map(|(v, s)| format!("req_id {v} {s:?}")),
+    );
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    #[test]
+    fn relinting_a_window_equals_a_full_lint(
+        (kind, lines) in kind_lines(),
+        picks in prop::collection::vec((any::<prop::sample::Index>(), 0usize..3), 1..12),
+        edits in prop::collection::vec(
+            (any::<prop::sample::Index>(), 0usize..12, any::<prop::sample::Index>(), 0usize..3),
+            1..6,
+        ),
+    ) {
+        let ends = ["\n", "\r\n", "\r"];
+        let text: String = picks
+            .iter()
+            .map(|(i, e)| format!("{}{}", i.get(&lines), ends[*e]))
+            .collect();
+        let settings = Settings::default();
+        let mut old = text;
+        let mut previous = lint_text(&old, kind, &settings);
+        let pieces: Vec<String> = lines
+            .iter()
+            .cloned()
+            .chain(["\n", "\r", "x", "(", "\u{200b}", "😀"].map(String::from))
+            .collect();
+        for (at, delete, insert, end) in edits {
+            let boundaries: Vec<usize> = (0..=old.len()).filter(|&i| old.is_char_boundary(i)).collect();
+            let start = *at.get(&boundaries);
+            let stop = boundaries
+                .iter()
+                .copied()
+                .filter(|&b| b >= start)
+                .nth(delete)
+                .unwrap_or(old.len());
+            let mut new = old.clone();
+            let insertion = format!("{}{}", insert.get(&pieces), if end == 0 { "" } else { ends[end] });
+            new.replace_range(start..stop, &insertion);
+            let index = silp_lint::source::LineIndex::new(&new);
+            let got = silp_lint::lsp::incremental::relint(&old, &previous, &new, &index, kind, &settings);
+            let full = lint_text(&new, kind, &settings);
+            prop_assert_eq!(summary(&got), summary(&full), "{:?} -> {:?}", old, new);
+            old = new;
+            previous = got;
+        }
+    }
+}

@@ -16,6 +16,7 @@
 pub mod completion;
 pub mod document;
 pub mod hover;
+pub mod incremental;
 pub mod semantic;
 pub mod server;
 pub mod transport;

@@ -10,6 +10,7 @@
 use super::completion::{self, ItemKind};
 use super::document::{apply_changes, document_kind, Encoding, Snapshot};
 use super::hover;
+use super::incremental::relint;
 use super::semantic::{self, Meaning, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
 use crate::diagnostics::{Applicability, Diagnostic, Fix, Severity};
 use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
@@ -38,8 +39,8 @@ struct Document {
     kind: FileKind,
     version: i32,
     snapshot: Snapshot,
-    /// The last lint, and the version it was computed for.
-    lint: Option<(i32, FileLint)>,
+    /// The last lint.
+    lint: Option<LintState>,
     /// Cross-file diagnostics last published for this document.
     cross: Vec<Diagnostic>,
     /// A lint job is running for this document.
@@ -48,11 +49,18 @@ struct Document {
     dirty: bool,
 }
 
+/// A lint result, the version and text it was computed for.
+struct LintState {
+    version: i32,
+    text: Arc<String>,
+    lint: Arc<FileLint>,
+}
+
 impl Document {
     /// The lint result when it was computed for the current text.
     fn current_lint(&self) -> Option<&FileLint> {
         match &self.lint {
-            Some((version, lint)) if *version == self.version && !self.dirty => Some(lint),
+            Some(state) if state.version == self.version && !self.dirty => Some(&state.lint),
             _ => None,
         }
     }
@@ -168,7 +176,7 @@ fn request_lint(shared: &Arc<Shared>, client: &Client, state: &mut State, key: &
 /// Lints a document until its text stops changing, then publishes.
 async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
     loop {
-        let (text, kind, version, settings) = {
+        let (snapshot, previous, kind, version, settings) = {
             let mut state = lock(&shared);
             let settings = state.settings.clone();
             let Some(doc) = state.docs.get_mut(&key) else {
@@ -179,9 +187,24 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
                 return;
             }
             doc.dirty = false;
-            (doc.snapshot.text.clone(), doc.kind, doc.version, settings)
+            let previous = doc
+                .lint
+                .as_ref()
+                .map(|state| (state.text.clone(), state.lint.clone()));
+            (
+                doc.snapshot.clone(),
+                previous,
+                doc.kind,
+                doc.version,
+                settings,
+            )
         };
-        let result = tokio::task::spawn_blocking(move || lint_text(&text, kind, &settings)).await;
+        let text = snapshot.text.clone();
+        let result = tokio::task::spawn_blocking(move || match previous {
+            Some((old, lint)) => relint(&old, &lint, &text, &snapshot.index, kind, &settings),
+            None => lint_text(&text, kind, &settings),
+        })
+        .await;
         let lint = match result {
             Ok(lint) => lint,
             Err(error) => {
@@ -201,7 +224,11 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
         if doc.dirty || doc.version != version {
             continue;
         }
-        doc.lint = Some((version, lint));
+        doc.lint = Some(LintState {
+            version,
+            text: doc.snapshot.text.clone(),
+            lint: Arc::new(lint),
+        });
         for publish in cross_and_collect(&mut state, Some(&key)) {
             // The receiver lives as long as the server; a send error means shutdown.
             if shared.publish.send(publish).is_err() {
@@ -212,7 +239,9 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
 }
 
 /// A comparable summary of a diagnostic, to tell whether cross-file results changed.
-fn diagnostic_key(d: &Diagnostic) -> (&'static str, Span, &str, Vec<(Option<&str>, Span)>) {
+type DiagnosticKey<'d> = (&'static str, Span, &'d str, Vec<(Option<&'d str>, Span)>);
+
+fn diagnostic_key(d: &Diagnostic) -> DiagnosticKey<'_> {
     (
         d.rule.code,
         d.span.clone(),

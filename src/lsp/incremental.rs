@@ -1,0 +1,218 @@
+//! Re-linting only what changed. In the line-oriented kinds (`.silp`, `.slip`,
+//! `.silp.jsonl`) every payload is one line and the rules see one payload at a time,
+//! so after an edit the server lints a window of whole lines around the change with
+//! the same [`lint_text`] call and keeps the earlier diagnostics of the other lines
+//! (shifted past the edit). The window reaches one line beyond the change on both
+//! sides, so a suppression comment on the line before a payload, or a line ending
+//! that an edit splits or joins, is linted with its neighbours.
+//!
+//! Whenever the earlier result cannot be split cleanly at the window (a diagnostic,
+//! related place, fix or `req_id` crossing its edges), the whole text is linted
+//! again. `tests/lsp.rs` checks by property that the result equals a full lint.
+
+use crate::diagnostics::Diagnostic;
+use crate::lint::{lint_text, sort_and_dedup, FileLint};
+use crate::settings::Settings;
+use crate::source::{FileKind, LineIndex, Span};
+
+/// Lints `new` (whose line index is `index`), reusing `previous`, the lint of `old`.
+pub fn relint(
+    old: &str,
+    previous: &FileLint,
+    new: &str,
+    index: &LineIndex,
+    kind: FileKind,
+    settings: &Settings,
+) -> FileLint {
+    if !matches!(kind, FileKind::Silp | FileKind::Slip | FileKind::SilpJsonl) {
+        return lint_text(new, kind, settings);
+    }
+    window_relint(old, previous, new, index, kind, settings)
+        .unwrap_or_else(|| lint_text(new, kind, settings))
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &[u8], b: &[u8], limit: usize) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(limit)
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Where an old span lies against the old window `[start, end)`.
+enum Place {
+    Before,
+    After,
+    Inside,
+    Crossing,
+}
+
+fn place(span: &Span, start: usize, end: usize, window_reaches_eof: bool) -> Place {
+    if span.end <= start && span.start < start {
+        Place::Before
+    } else if span.start >= end && !window_reaches_eof {
+        Place::After
+    } else if span.start >= start && span.end <= end {
+        Place::Inside
+    } else if span.start >= end {
+        // A zero-width span at the end of the text, inside a window reaching it.
+        Place::Inside
+    } else {
+        Place::Crossing
+    }
+}
+
+fn shift(span: &Span, by: isize) -> Span {
+    let move_ = |o: usize| (o as isize + by).max(0) as usize;
+    move_(span.start)..move_(span.end)
+}
+
+/// Every own-file span a diagnostic carries: its range, related places in the same
+/// file, and its fix's edits.
+fn spans_of(d: &Diagnostic) -> impl Iterator<Item = &Span> {
+    std::iter::once(&d.span)
+        .chain(
+            d.related
+                .iter()
+                .filter(|r| r.path.is_none())
+                .map(|r| &r.span),
+        )
+        .chain(d.fix.iter().flat_map(|f| f.edits.iter().map(|e| &e.span)))
+}
+
+fn shift_diagnostic(d: &Diagnostic, by: isize) -> Diagnostic {
+    let mut d = d.clone();
+    d.span = shift(&d.span, by);
+    for related in d.related.iter_mut().filter(|r| r.path.is_none()) {
+        related.span = shift(&related.span, by);
+    }
+    if let Some(fix) = &mut d.fix {
+        for edit in &mut fix.edits {
+            edit.span = shift(&edit.span, by);
+        }
+    }
+    d
+}
+
+fn window_relint(
+    old: &str,
+    previous: &FileLint,
+    new: &str,
+    index: &LineIndex,
+    kind: FileKind,
+    settings: &Settings,
+) -> Option<FileLint> {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let prefix = common_prefix(a, b);
+    if prefix == a.len() && prefix == b.len() {
+        return Some(FileLint {
+            diagnostics: previous.diagnostics.clone(),
+            req_ids: previous.req_ids.clone(),
+        });
+    }
+    let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
+    let changed_end = b.len() - suffix;
+    let first = index.line_of(prefix).saturating_sub(1);
+    let last = index.line_of(changed_end) + 1;
+    let start = index.line_start(first, new);
+    let end = index.line_start(last + 1, new);
+    let delta = b.len() as isize - a.len() as isize;
+    let old_end = (end as isize - delta) as usize;
+    let reaches_eof = end >= b.len();
+    if start > prefix || old_end < a.len() - suffix || old_end > a.len() {
+        return None;
+    }
+
+    let mut diagnostics = Vec::with_capacity(previous.diagnostics.len());
+    for d in &previous.diagnostics {
+        let places: Vec<Place> = spans_of(d)
+            .map(|s| place(s, start, old_end, reaches_eof))
+            .collect();
+        if places.iter().all(|p| matches!(p, Place::Before)) {
+            diagnostics.push(d.clone());
+        } else if places.iter().all(|p| matches!(p, Place::After)) {
+            diagnostics.push(shift_diagnostic(d, delta));
+        } else if places.iter().all(|p| matches!(p, Place::Inside)) {
+            // Linted again below.
+        } else {
+            return None;
+        }
+    }
+    let mut req_ids = Vec::with_capacity(previous.req_ids.len());
+    let mut after_ids = Vec::new();
+    for (value, span) in &previous.req_ids {
+        match place(span, start, old_end, reaches_eof) {
+            Place::Before => req_ids.push((value.clone(), span.clone())),
+            Place::After => after_ids.push((value.clone(), shift(span, delta))),
+            Place::Inside => {}
+            Place::Crossing => return None,
+        }
+    }
+
+    // A newline before a window that starts mid-file keeps its first character from
+    // being read as a byte-order mark.
+    let (window, base) = if start == 0 {
+        (lint_text(&new[..end], kind, settings), 0isize)
+    } else {
+        let mut text = String::with_capacity(end - start + 1);
+        text.push('\n');
+        text.push_str(&new[start..end]);
+        (lint_text(&text, kind, settings), start as isize - 1)
+    };
+    diagnostics.extend(window.diagnostics.iter().map(|d| shift_diagnostic(d, base)));
+    req_ids.extend(
+        window
+            .req_ids
+            .iter()
+            .map(|(value, span)| (value.clone(), shift(span, base))),
+    );
+    req_ids.extend(after_ids);
+    sort_and_dedup(&mut diagnostics);
+    Some(FileLint {
+        diagnostics,
+        req_ids,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes_and_spans(lint: &FileLint) -> Vec<(&'static str, Span, String)> {
+        lint.diagnostics
+            .iter()
+            .map(|d| (d.code(), d.span.clone(), d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_edit_in_the_middle_relints_its_lines_only_and_matches_a_full_lint() {
+        let settings = Settings::default();
+        let old = "Cancel(a)\nstart(b)\nstart(c)\nStart(d)\n";
+        let new = "Cancel(a)\nstart(b)\nstrt(cc)\nStart(d)\n";
+        let previous = lint_text(old, FileKind::Silp, &settings);
+        let index = LineIndex::new(new);
+        let got = window_relint(old, &previous, new, &index, FileKind::Silp, &settings)
+            .expect("the window path, not a full lint");
+        let full = lint_text(new, FileKind::Silp, &settings);
+        assert_eq!(codes_and_spans(&got), codes_and_spans(&full));
+        assert_eq!(full.diagnostics.len(), 3);
+    }
+
+    #[test]
+    fn a_zero_width_no_break_space_starting_a_line_is_not_a_byte_order_mark() {
+        let settings = Settings::default();
+        let old = "start(a)\nstart(b)\nstart(c)\nstart(d)\n";
+        let new = "start(a)\nstart(b)\nstart(c)\n\u{feff}start(d)\n";
+        let previous = lint_text(old, FileKind::Silp, &settings);
+        let index = LineIndex::new(new);
+        let got = relint(old, &previous, new, &index, FileKind::Silp, &settings);
+        let full = lint_text(new, FileKind::Silp, &settings);
+        assert_eq!(codes_and_spans(&got), codes_and_spans(&full));
+    }
+}
