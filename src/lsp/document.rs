@@ -94,12 +94,17 @@ pub fn apply_changes(
 }
 
 /// The kind of a document from its language id, else from its URI's file name. Only
-/// the kinds the server lints (`.silp`, `.slip`, `.silp.json`, `.silp.jsonl`) count.
+/// the kinds the server lints (`.silp`, `.slip`, `.silp.json`, `.silp.jsonl`,
+/// `.nlip.json`) count; Markdown pages are left to Markdown tools.
 pub fn document_kind(language_id: &str, uri: &str) -> Option<FileKind> {
     let supported = |kind: FileKind| {
         matches!(
             kind,
-            FileKind::Silp | FileKind::Slip | FileKind::SilpJson | FileKind::SilpJsonl
+            FileKind::Silp
+                | FileKind::Slip
+                | FileKind::SilpJson
+                | FileKind::SilpJsonl
+                | FileKind::Nlip
         )
         .then_some(kind)
     };
@@ -161,6 +166,10 @@ mod tests {
         assert_eq!(
             document_kind("json", "file:///a/b.silp.json"),
             Some(FileKind::SilpJson)
+        );
+        assert_eq!(
+            document_kind("json", "file:///a/m.nlip.json"),
+            Some(FileKind::Nlip)
         );
         assert_eq!(document_kind("markdown", "file:///a/README.md"), None);
         assert_eq!(document_kind("plaintext", "file:///a/x.txt"), None);

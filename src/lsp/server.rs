@@ -614,7 +614,7 @@ impl LanguageServer for Backend {
                 lsp::MessageType::LOG,
                 format!(
                     "silp-lint: not linting {key} (language `{}`): not a .silp, .slip, \
-                     .silp.json or .silp.jsonl document",
+                     .silp.json, .silp.jsonl or .nlip.json document",
                     item.language_id
                 ),
             )

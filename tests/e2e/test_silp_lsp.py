@@ -69,6 +69,12 @@ async def test_diagnostics_have_exact_utf16_ranges(client: LanguageClient):
         end=types.Position(line=0, character=start + 4),
     )
     assert begn.source == "silp-lint"
+    # The two tag characters: after `start(` (6 units) and the emoji (2 units).
+    tags = find(diagnostics, "SL204")
+    assert tags.range == types.Range(
+        start=types.Position(line=0, character=8),
+        end=types.Position(line=0, character=12),
+    )
     # Every diagnostic starts and ends on the line's character boundaries.
     boundaries = {utf16(EMOJI_LINE[:i]) for i in range(len(EMOJI_LINE) + 1)}
     for d in diagnostics:
