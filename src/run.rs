@@ -94,10 +94,15 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
         let excluded =
             options.force_exclude && options.resolver.is_excluded(Path::new(&stdin.name), false);
         if !excluded {
-            results.push(match (settings_for(&stdin.name), decode_utf8(&stdin.name, stdin.text)) {
-                (Ok(settings), Ok(text)) => lint_one(stdin.name, kind, text, settings),
-                (Err(error), _) | (_, Err(error)) => (Err(error), Vec::new()),
-            });
+            results.push(
+                match (
+                    settings_for(&stdin.name),
+                    decode_utf8(&stdin.name, stdin.text),
+                ) {
+                    (Ok(settings), Ok(text)) => lint_one(stdin.name, kind, text, settings),
+                    (Err(error), _) | (_, Err(error)) => (Err(error), Vec::new()),
+                },
+            );
         }
     }
     let mut req_ids = Vec::new();

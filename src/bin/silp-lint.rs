@@ -2,15 +2,15 @@
 //! library's `run::check`.
 
 use clap::{Parser, Subcommand};
+use silp_lint::config::{Overrides, Resolver};
 use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
-use silp_lint::config::{Overrides, Resolver};
 use silp_lint::run::{self, CheckOptions, StdinSource};
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -172,7 +172,11 @@ fn check(args: CheckArgs) -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut written = render::write(&mut out, &views, args.output_format, color);
     let nothing_to_say = views.is_empty() && !run.errors.is_empty();
-    if written.is_ok() && args.output_format == OutputFormat::Human && !args.quiet && !nothing_to_say {
+    if written.is_ok()
+        && args.output_format == OutputFormat::Human
+        && !args.quiet
+        && !nothing_to_say
+    {
         written = writeln!(out, "{}", render::summary(&views));
     }
     if let Err(error) = written.and_then(|_| out.flush()) {

@@ -34,6 +34,7 @@ mod unknown_verb;
 mod unsupported_frontend;
 mod unsupported_slip_version;
 mod unsupported_version;
+mod unused_suppression;
 mod zero_width_character;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
@@ -44,6 +45,7 @@ use crate::syntax::code;
 use crate::syntax::json::JsonNode;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
+use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
 
 /// The fixed facts of a rule: its public code and name, default severity and docs.
@@ -135,6 +137,8 @@ pub trait Rule: Sync {
     fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
     /// The semantic model of one payload, from whichever frontend it was written in.
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
+    /// Each suppression comment of the file, with which of its codes were used.
+    fn check_suppressions(&self, _ctx: &mut Context, _suppressions: &[(Suppression, Vec<bool>)]) {}
     /// Runs once over the facts of every file of a run (cross-file rules).
     fn check_run(&self, _run: &mut RunContext) {}
 }
@@ -195,6 +199,11 @@ impl<'a> Context<'a> {
             related: Vec::new(),
         });
         Reported(self.diagnostics.last_mut())
+    }
+
+    /// Removes the diagnostics that `keep` rejects (suppressed ones).
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.diagnostics.retain(keep);
     }
 
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {

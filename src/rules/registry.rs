@@ -33,6 +33,7 @@ pub static RULES: &[&dyn Rule] = &[
     &unsupported_slip_version::UnsupportedSlipVersion,
     &invalid_agent_id::InvalidAgentId,
     &non_portable_payload::NonPortablePayload,
+    &unused_suppression::UnusedSuppression,
 ];
 
 /// The rule with this code (case-insensitive), or with this name.
