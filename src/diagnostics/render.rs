@@ -27,6 +27,8 @@ pub enum OutputFormat {
     JsonLines,
     /// GitHub Actions workflow commands (annotations on pull requests).
     Github,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 #[derive(Serialize)]
@@ -150,6 +152,10 @@ pub fn write(
             }
             Ok(())
         }
+        OutputFormat::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &sarif(files))?;
+            writeln!(out)
+        }
         OutputFormat::Human => {
             for file in files {
                 for d in file.diagnostics {
@@ -159,6 +165,112 @@ pub fn write(
             Ok(())
         }
     }
+}
+
+/// A SARIF 2.1.0 log: one run, every rule with its documentation and default
+/// level, results with regions in Unicode code points, and fixes.
+pub fn sarif(files: &[FileDiagnostics]) -> serde_json::Value {
+    use serde_json::json;
+    let level = |severity: Severity| match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info | Severity::Hint => "note",
+    };
+    let rules: Vec<serde_json::Value> = crate::rules::registry::RULES
+        .iter()
+        .map(|rule| {
+            let meta = rule.meta();
+            let doc = meta.documentation();
+            json!({
+                "id": meta.code,
+                "name": meta.name,
+                "shortDescription": {"text": meta.summary()},
+                "fullDescription": {"text": doc.split("\n## ").nth(1).map(|s| s.trim_start_matches("What it does").trim()).unwrap_or("")},
+                "help": {"text": doc, "markdown": doc},
+                "defaultConfiguration": {"level": level(meta.severity)},
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for file in files {
+        let index = LineIndex::new(file.text);
+        let uri = artifact_uri(file.path);
+        let region = |span: &std::ops::Range<usize>| {
+            let start = index.location(file.text, span.start);
+            let end = index.location(file.text, span.end);
+            json!({
+                "startLine": start.line,
+                "startColumn": start.column,
+                "endLine": end.line,
+                "endColumn": end.column,
+            })
+        };
+        for d in file.diagnostics {
+            let rule_index = crate::rules::registry::RULES
+                .iter()
+                .position(|r| r.meta().code == d.rule.code)
+                .unwrap_or_default();
+            let message = match &d.help {
+                Some(help) => format!("{} ({help})", d.message),
+                None => d.message.clone(),
+            };
+            let mut result = json!({
+                "ruleId": d.rule.code,
+                "ruleIndex": rule_index,
+                "level": level(d.severity),
+                "message": {"text": message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": region(&d.span),
+                    }
+                }],
+            });
+            if let Some(fix) = &d.fix {
+                result["fixes"] = json!([{
+                    "description": {"text": fix.message},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri},
+                        "replacements": fix.edits.iter().map(|e| json!({
+                            "deletedRegion": region(&e.span),
+                            "insertedContent": {"text": e.content},
+                        })).collect::<Vec<_>>(),
+                    }],
+                }]);
+            }
+            results.push(result);
+        }
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "silp-lint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// A relative URI reference for a path (forward slashes, reserved bytes escaped).
+fn artifact_uri(path: &str) -> String {
+    let mut uri = String::with_capacity(path.len());
+    let absolute = path.starts_with('/');
+    if absolute {
+        uri.push_str("file://");
+    }
+    for byte in path.bytes() {
+        match byte {
+            b'\\' => uri.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => uri.push(byte as char),
+            other => uri.push_str(&format!("%{other:02X}")),
+        }
+    }
+    uri.strip_prefix("./").map(str::to_string).unwrap_or(uri)
 }
 
 /// Workflow-command data escaping (`%`, CR, LF).
