@@ -71,7 +71,8 @@ function invisiblePatterns(lang) {
 
 // Code frontend: delimiters end a word; a value is one run of anything else.
 const DELIM = r`\s(),;:@=<>!`;
-const VALUE = `[^${DELIM}${INVISIBLE}]+`;
+// A variation selector after an emoji base belongs to the emoji, not flagged.
+const VALUE = `(?:[^${DELIM}${INVISIBLE}]|(?<=[${EMOJI_BASE}])[${VARIATION}])+`;
 const BEFORE = `(?<![^${DELIM}])`; // at a word start
 const AFTER = `(?![^${DELIM}])`; // at a word end
 const NAME_CHAR = r`\p{L}\p{M}\p{N}_`;
@@ -273,7 +274,7 @@ function slipGrammar() {
     match: `(?<!\\S)(?:${alt(names)})(?!\\S)`,
     name: `constant.other.anchor.${family.toLowerCase()}.slip`,
   }));
-  const TOKEN = `[^\\s"${INVISIBLE}]+`;
+  const TOKEN = `(?:[^\\s"${INVISIBLE}]|(?<=[${EMOJI_BASE}])[${VARIATION}])+`;
   return {
     $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
     name: 'Slipstream SLIP',
@@ -361,11 +362,16 @@ function slipGrammar() {
             match: r`(")([^"]*)(")`,
             captures: {
               1: { name: 'punctuation.definition.string.begin.slip' },
+              2: { patterns: [{ include: '#invisible' }] },
               3: { name: 'punctuation.definition.string.end.slip' },
             },
             name: 'string.quoted.double.slip',
           },
-          { match: r`"[^"]*$`, name: 'invalid.illegal.unclosed-string.slip' },
+          {
+            match: r`"[^"]*$`,
+            name: 'invalid.illegal.unclosed-string.slip',
+            captures: { 0: { patterns: [{ include: '#invisible' }] } },
+          },
           { match: TOKEN, name: 'string.unquoted.payload.slip' },
         ],
       },
