@@ -86,11 +86,11 @@ function silpGrammar() {
     patterns: [
       {
         match: `(?<![${NAME_CHAR}])(${alt(VERBS)})(?![${NAME_CHAR}])`,
-        name: 'support.function.verb.silp',
+        name: 'entity.name.function.verb.silp support.function.verb.silp',
       },
       {
         match: `(?<![${NAME_CHAR}])(${alt(EXCLUDED_VERBS)})(?![${NAME_CHAR}])`,
-        name: 'invalid.deprecated.excluded-verb.silp',
+        name: 'entity.name.function.excluded.silp invalid.deprecated.excluded-verb.silp',
       },
       { match: NAME, name: 'entity.name.function.unknown.silp' },
     ],
@@ -512,9 +512,9 @@ function silpJsonInjection() {
         match: `(?<=")(!)(?:(${alt(VERBS_UPPER)})|(${alt(EXCLUDED_UPPER)})|([A-Z]+(?:_[A-Z]+)*)|([a-z_][a-z0-9_]*)|([${NAME_CHAR}]+))(?=")`,
         captures: {
           1: { name: 'punctuation.definition.action-code.silp' },
-          2: { name: 'support.function.action-code.silp' },
-          3: { name: 'invalid.deprecated.excluded-verb.silp' },
-          4: { name: 'entity.name.function.action-code.silp' },
+          2: { name: 'entity.name.function.action-code.silp support.function.action-code.silp' },
+          3: { name: 'entity.name.function.action-code.excluded.silp invalid.deprecated.excluded-verb.silp' },
+          4: { name: 'entity.name.function.action-code.unknown.silp' },
           5: { name: 'variable.other.constraint.negated.silp' },
           6: { name: 'invalid.illegal.action-code.silp' },
         },
@@ -524,8 +524,8 @@ function silpJsonInjection() {
         match: `(?<=")(action_)(?:(${alt(VERBS)})|(${alt(EXCLUDED_VERBS)})|([${NAME_CHAR}]+))(?=")`,
         captures: {
           1: { name: 'storage.modifier.action-prefix.silp' },
-          2: { name: 'support.function.verb.silp' },
-          3: { name: 'invalid.deprecated.excluded-verb.silp' },
+          2: { name: 'entity.name.function.verb.silp support.function.verb.silp' },
+          3: { name: 'entity.name.function.excluded.silp invalid.deprecated.excluded-verb.silp' },
           4: { name: 'entity.name.function.unknown.silp' },
         },
       },
