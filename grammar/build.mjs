@@ -184,17 +184,21 @@ function silpGrammar() {
           { match: kw('and'), captures: { 1: { name: 'keyword.control.logical.and.silp' } } },
           { match: `${BEFORE}(not)(?=\\s)`, captures: { 1: { name: 'keyword.control.logical.not.silp' } } },
           {
-            comment: 'a predicate: `loc(me,Beijing,t+1am)`',
-            match: `(${VALUE})(?=\\s*\\()`,
-            name: 'variable.other.constraint.silp',
+            comment: 'a comparison operator and the value after it: `<=500`, `> t+1`',
+            match: `((?:==|!=|<=|>=|<|>)(?![=<>]))\\s*(${VALUE})?`,
+            captures: {
+              1: { name: 'keyword.operator.comparison.silp' },
+              2: { patterns: [{ include: '#time' }, { include: '#value' }] },
+            },
           },
           {
-            comment: 'the name of a comparison: `budget<=500`',
-            match: `(${VALUE})(?=\\s*!?[=<>])`,
-            name: 'variable.other.constraint.silp',
+            comment: 'operators outside the six comparisons (SL406): `=>`, `<>`, `=`',
+            match: `(!?[=<>]+)\\s*(${VALUE})?`,
+            captures: {
+              1: { name: 'invalid.illegal.operator.silp' },
+              2: { patterns: [{ include: '#time' }, { include: '#value' }] },
+            },
           },
-          { match: r`(?:==|!=|<=|>=|<|>)(?![=<>])`, name: 'keyword.operator.comparison.silp' },
-          { match: r`!?[=<>]+`, name: 'invalid.illegal.operator.silp' },
           {
             comment: 'negation: `!rain` or `!rain(t+1)`',
             match: `(!)\\s*(${VALUE})?`,
@@ -206,7 +210,11 @@ function silpGrammar() {
           { include: '#arguments' },
           { match: ',', name: 'punctuation.separator.time.silp' },
           { include: '#time' },
-          { include: '#value' },
+          {
+            comment: 'any other word of a condition names a constraint: `loc(`, `budget<=`, `not rain`',
+            match: VALUE,
+            name: 'variable.other.constraint.silp',
+          },
         ],
       },
       'action-level': {
