@@ -99,6 +99,8 @@ test('settings: server path, trace, rule selection, Markdown switch', () => {
     'silp.trace.server',
   ]);
   assert.equal(props['silp.server.path'].type, 'string');
+  // A workspace must not choose the program the extension runs unless it is trusted.
+  assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['silp.server.path']);
   assert.deepEqual(props['silp.trace.server'].enum, ['off', 'messages', 'verbose']);
   assert.equal(props['silp.lint.select'].type, 'array');
   assert.equal(props['silp.lint.ignore'].type, 'array');
