@@ -6,7 +6,8 @@
 //   node build.mjs           write the grammars
 //   node build.mjs --check   fail when a written grammar differs from what it would be
 //
-// The anchors come from data/anchors.tsv at the repository root.
+// The verbs and frontends come from src/vocabulary.rs, the anchors from
+// data/anchors.tsv, both at the repository root.
 
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -17,12 +18,23 @@ const root = join(here, '..');
 const r = String.raw;
 
 // ---------------------------------------------------------------- vocabulary
-export const VERBS = [
-  'cancel', 'start', 'email', 'fetch', 'process', 'translate', 'book', 'route',
-  'search', 'update', 'suggest', 'switch', 'notify',
-];
-export const EXCLUDED_VERBS = ['switch_tool', 'escalate'];
-export const FRONTENDS = ['code', 'json', 'natural', 'nl_json', 'llmlingua2'];
+// Read from src/vocabulary.rs, the linter's own lists, so the grammars cannot drift
+// from what the rules accept (`--check` then flags the stale grammar files).
+function rustStrings(source, constant) {
+  const m = new RegExp(`pub const ${constant}: \\[[^\\]]*\\] =\\s*\\[([\\s\\S]*?)\\];`).exec(source);
+  if (m === null) throw new Error(`src/vocabulary.rs: cannot find the ${constant} array`);
+  // The first string of each element (EXCLUDED_VERBS holds (verb, replacement) pairs).
+  const items = m[1].includes('(')
+    ? [...m[1].matchAll(/\(\s*"([^"]*)"\s*,/g)].map((x) => x[1])
+    : [...m[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]);
+  if (items.length === 0) throw new Error(`src/vocabulary.rs: ${constant} is empty`);
+  return items;
+}
+const vocabulary = readFileSync(join(root, 'src', 'vocabulary.rs'), 'utf8');
+export const VERBS = rustStrings(vocabulary, 'VERBS').map((v) => v.toLowerCase());
+export const EXCLUDED_VERBS = rustStrings(vocabulary, 'EXCLUDED_VERBS').map((v) => v.toLowerCase());
+export const FRONTENDS = rustStrings(vocabulary, 'FRONTENDS');
+if (VERBS.length !== 13) throw new Error(`expected the 13 whitelisted verbs in src/vocabulary.rs, found ${VERBS.length}`);
 
 /** UCR v1.0 anchors grouped by family, from data/anchors.tsv. */
 export function anchorFamilies() {
