@@ -6,7 +6,9 @@
 # 1. grammar/: npm ci, then the grammars are regenerated-and-compared and tested in the
 #    real TextMate engine (vscode-tmgrammar-test: vscode-textmate + vscode-oniguruma).
 # 2. editors/vscode/: npm ci, npm run compile (tsc, strict), node --test (server lookup,
-#    settings, manifest names, activation against a stand-in vscode API), vsce package.
+#    settings, manifest names, activation against a stand-in vscode API), vsce package,
+#    then the .vsix is unpacked outside the repository and hand-written payloads are
+#    tokenised with the grammars it ships.
 # 3. editors/neovim/: a headless Neovim run against a stand-in server (when nvim exists).
 # 4. editors/helix/languages.toml parses and names its server (when python3 exists).
 #
@@ -87,6 +89,13 @@ if grep -Eq '^extension/(src|test)/|\.ts$' <<<"$listing"; then
 fi
 passed=$((passed + 1))
 note "package: editors/vscode/${vsix} ($(wc -c <"$vsix") bytes, $(wc -l <<<"$listing") files)"
+step="vscode: hand-written payloads tokenised with the grammars from the .vsix"
+vsix_out="$(node scripts/check-vsix.mjs "$vsix" 2>&1)" || { echo "$vsix_out"; false; }
+echo "$vsix_out"
+vsix_pass="$(sed -n 's/^vsix: \([0-9]*\) passed, 0 failed$/\1/p' <<<"$vsix_out")"
+[[ -n "$vsix_pass" && "$vsix_pass" -gt 0 ]]
+passed=$((passed + vsix_pass))
+note "unpacked .vsix, hand-written payloads outside the repository: ${vsix_pass} files tokenised as expected"
 cd "$root"
 
 echo "== editors/neovim/ =="
