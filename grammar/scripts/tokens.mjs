@@ -5,7 +5,8 @@
 // writing the assertions in test/.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { loadConfiguration, createRegistry } = require('vscode-tmgrammar-test/dist/common/index.js');
@@ -16,7 +17,9 @@ if (!file) {
   console.error('usage: node scripts/tokens.mjs FILE [SCOPE]');
   process.exit(2);
 }
-const { grammars } = loadConfiguration('package.json', undefined, []);
+// Grammar paths in package.json are resolved against its folder.
+const here = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { grammars } = loadConfiguration(join(here, 'package.json'), undefined, []);
 const name = basename(file);
 const byExtension = [
   ['.silp.jsonl', 'source.silp-json'],

@@ -73,7 +73,7 @@ end
 check(not opened['other.json'], 'a plain JSON file was not sent to the server')
 
 -- One client serves the whole folder.
-local clients = vim.lsp.get_active_clients()
+local clients = (vim.lsp.get_clients or vim.lsp.get_active_clients)()
 check(#clients == 1, 'one client for the folder (got ' .. #clients .. ')')
 
 for _, client in ipairs(clients) do
