@@ -88,7 +88,8 @@ const VALUE = `(?:[^${DELIM}${INVISIBLE}]|(?<=[${EMOJI_BASE}])[${VARIATION}])+`;
 const BEFORE = `(?<![^${DELIM}])`; // at a word start
 const AFTER = `(?![^${DELIM}])`; // at a word end
 const NAME_CHAR = r`\p{L}\p{M}\p{N}_`;
-const NAME = `[${NAME_CHAR}]+`;
+// Letters, marks, digits and `_`, but not the invisible marks (U+034F, variation selectors).
+const NAME = `(?:(?![${INVISIBLE}])[${NAME_CHAR}])+`;
 const alt = (words) => words.join('|');
 const kw = (word) => `${BEFORE}(${word})${AFTER}`;
 
@@ -529,7 +530,7 @@ function silpJsonInjection() {
       },
       'action-code': {
         comment: 'a string that is a whole `!VERB` action code or a negated constraint type `!rain`',
-        match: `(?<=")(!)(?:(${alt(VERBS_UPPER)})|(${alt(EXCLUDED_UPPER)})|([A-Z]+(?:_[A-Z]+)*)|([a-z_][a-z0-9_]*)|([${NAME_CHAR}]+))(?=")`,
+        match: `(?<=")(!)(?:(${alt(VERBS_UPPER)})|(${alt(EXCLUDED_UPPER)})|([A-Z]+(?:_[A-Z]+)*)|([a-z_][a-z0-9_]*)|(${NAME}))(?=")`,
         captures: {
           1: { name: 'punctuation.definition.action-code.silp' },
           2: { name: 'entity.name.function.action-code.silp support.function.action-code.silp' },
@@ -541,7 +542,7 @@ function silpJsonInjection() {
       },
       'action-key': {
         comment: 'JSON-frontend keys for secondary actions: `"action_email"`',
-        match: `(?<=")(action_)(?:(${alt(VERBS)})|(${alt(EXCLUDED_VERBS)})|([${NAME_CHAR}]+))(?=")`,
+        match: `(?<=")(action_)(?:(${alt(VERBS)})|(${alt(EXCLUDED_VERBS)})|(${NAME}))(?=")`,
         captures: {
           1: { name: 'storage.modifier.action-prefix.silp' },
           2: { name: 'entity.name.function.verb.silp support.function.verb.silp' },
