@@ -158,7 +158,7 @@ function silpGrammar() {
           { include: '#comment' },
           { include: '#invisible' },
           {
-            match: r`(?<!\S)(session)(=)([^\s#]*)`,
+            match: r`(?<!\S)(session)(=)([^\s#${INVISIBLE}]*)`,
             captures: {
               1: { name: 'variable.parameter.silp' },
               2: { name: 'keyword.operator.assignment.silp' },
@@ -166,7 +166,7 @@ function silpGrammar() {
             },
           },
           {
-            match: r`(?<!\S)(heartbeat)(=)([^\s#]*)`,
+            match: r`(?<!\S)(heartbeat)(=)([^\s#${INVISIBLE}]*)`,
             captures: {
               1: { name: 'variable.parameter.silp' },
               2: { name: 'keyword.operator.assignment.silp' },
