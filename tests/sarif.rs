@@ -13,7 +13,11 @@ fn official_schema() -> serde_json::Value {
     let registry = cargo_home.join("registry/src");
     let schema = std::fs::read_dir(&registry)
         .expect("cargo registry sources exist")
-        .flat_map(|index| std::fs::read_dir(index.unwrap().path()).into_iter().flatten())
+        .flat_map(|index| {
+            std::fs::read_dir(index.unwrap().path())
+                .into_iter()
+                .flatten()
+        })
         .map(|entry| entry.unwrap().path())
         .find(|path| {
             path.file_name()
@@ -27,7 +31,11 @@ fn official_schema() -> serde_json::Value {
 #[test]
 fn sarif_output_validates_against_the_official_schema() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a b.silp"), "begin(hike)\nCancel(北京)\nswitch_tool(x)\n").unwrap();
+    std::fs::write(
+        dir.path().join("a b.silp"),
+        "begin(hike)\nCancel(北京)\nswitch_tool(x)\n",
+    )
+    .unwrap();
     std::fs::write(dir.path().join("w.slip"), "SLIP v1 alice bob requesttask\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
         .args(["check", ".", "--output-format", "sarif"])
@@ -48,14 +56,22 @@ fn sarif_output_validates_against_the_official_schema() {
         language.as_object_mut().unwrap().remove("pattern");
     }
     let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
-    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{errors:#?}");
 
     let run = &log["runs"][0];
     assert_eq!(run["columnKind"], "unicodeCodePoints");
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert!(rules.iter().any(|r| r["id"] == "SL101" && r["defaultConfiguration"]["level"] == "error"));
-    assert!(rules.iter().all(|r| r["help"]["text"].as_str().unwrap().contains("## Why is this bad?")));
+    assert!(rules
+        .iter()
+        .any(|r| r["id"] == "SL101" && r["defaultConfiguration"]["level"] == "error"));
+    assert!(rules.iter().all(|r| r["help"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("## Why is this bad?")));
     let results = run["results"].as_array().unwrap();
     let unknown = results.iter().find(|r| r["ruleId"] == "SL101").unwrap();
     let location = &unknown["locations"][0]["physicalLocation"];
