@@ -246,18 +246,26 @@ impl Reported<'_> {
     }
 }
 
-/// A `req_id` written in a payload, collected for the cross-file duplicate check.
+/// A `req_id` written in a payload of a file, with its 1-based line and column, so
+/// cross-file rules can name it without the file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReqIdFact {
+    pub value: String,
+    pub span: Span,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A `req_id` of one file of a run, for the cross-file duplicate check.
 #[derive(Clone, Debug)]
 pub struct ReqIdUse {
     pub file: usize,
-    pub value: String,
-    pub span: Span,
+    pub fact: ReqIdFact,
 }
 
 /// What cross-file rules see: every file's facts, and per-file diagnostic lists.
 pub struct RunContext<'a> {
     pub paths: &'a [String],
-    pub texts: &'a [&'a str],
     pub req_ids: &'a [ReqIdUse],
     pub settings: &'a [&'a Settings],
     pub diagnostics: Vec<(usize, Diagnostic)>,
