@@ -26,7 +26,11 @@ pub struct ConfigError {
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line > 0 {
-            write!(f, "{}:{}:{}: {}", self.path, self.line, self.column, self.message)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path, self.line, self.column, self.message
+            )
         } else {
             write!(f, "{}: {}", self.path, self.message)
         }
@@ -85,14 +89,21 @@ impl Config {
             path: shown.clone(),
             line: 0,
             column: 0,
-            message: format!("cannot read the configuration: {}", crate::walk::describe_io(&e)),
+            message: format!(
+                "cannot read the configuration: {}",
+                crate::walk::describe_io(&e)
+            ),
         })?;
         let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
         Config::parse(&text, path, is_pyproject)
     }
 
     /// Parses configuration text read from `path`.
-    pub fn parse(text: &str, path: &Path, is_pyproject: bool) -> Result<Option<Config>, ConfigError> {
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        is_pyproject: bool,
+    ) -> Result<Option<Config>, ConfigError> {
         let shown = relative_to_cwd(path).display().to_string();
         let index = LineIndex::new(text);
         let error_at = |span: std::ops::Range<usize>, message: String| {
@@ -125,10 +136,17 @@ impl Config {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let check_code = |code: &Spanned<String>, key: &str| -> Result<String, ConfigError> {
             let selector = code.get_ref().trim();
-            if selector.eq_ignore_ascii_case("ALL") || RULES.iter().any(|r| selector_matches(selector, r.meta().code)) {
+            if selector.eq_ignore_ascii_case("ALL")
+                || RULES
+                    .iter()
+                    .any(|r| selector_matches(selector, r.meta().code))
+            {
                 Ok(selector.to_string())
             } else {
-                Err(error_at(code.span(), format!("`{key}`: `{selector}` matches no rule code (see `silp-lint rules`)")))
+                Err(error_at(
+                    code.span(),
+                    format!("`{key}`: `{selector}` matches no rule code (see `silp-lint rules`)"),
+                ))
             }
         };
         let mut settings = Settings::default();
@@ -140,7 +158,10 @@ impl Config {
         }
         for (code, level) in &raw.severity {
             let code_text = check_code(code, "severity")?;
-            let Some(rule) = RULES.iter().find(|r| r.meta().code.eq_ignore_ascii_case(&code_text)) else {
+            let Some(rule) = RULES
+                .iter()
+                .find(|r| r.meta().code.eq_ignore_ascii_case(&code_text))
+            else {
                 return Err(error_at(code.span(), format!("`severity`: `{code_text}` is not a rule code (prefixes are not allowed here)")));
             };
             let level_text = level.get_ref().as_str();
@@ -150,12 +171,16 @@ impl Config {
                     error_at(level.span(), format!("`severity.{code_text}`: `{other}` is not one of error, warning, info, hint, off"))
                 })?),
             };
-            settings.severity.insert(rule.meta().code.to_string(), severity);
+            settings
+                .severity
+                .insert(rule.meta().code.to_string(), severity);
         }
         for verb in &raw.extend_verbs {
             let text = verb.get_ref();
             let valid = !text.is_empty()
-                && text.split('_').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase()));
+                && text
+                    .split('_')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase()));
             if !valid {
                 return Err(error_at(verb.span(), format!("`extend-verbs`: `{text}` is not an upper-case verb (letters and `_`, no `!`)")));
             }
@@ -163,8 +188,15 @@ impl Config {
         }
         for frontend in &raw.extend_frontends {
             let text = frontend.get_ref();
-            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-                return Err(error_at(frontend.span(), format!("`extend-frontends`: `{text}` is not a frontend name")));
+            if text.is_empty()
+                || !text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
+                return Err(error_at(
+                    frontend.span(),
+                    format!("`extend-frontends`: `{text}` is not a frontend name"),
+                ));
             }
             settings.extend_frontends.push(text.clone());
         }
@@ -176,7 +208,10 @@ impl Config {
                 return Err(error_at(mnemonic.span(), format!("`extend-anchors`: `{name}` is not an anchor mnemonic (ASCII letters and digits)")));
             }
             if core_anchor(name).is_some() {
-                return Err(error_at(mnemonic.span(), format!("`extend-anchors`: `{name}` is a core UCR anchor already")));
+                return Err(error_at(
+                    mnemonic.span(),
+                    format!("`extend-anchors`: `{name}` is a core UCR anchor already"),
+                ));
             }
             let value = *index.get_ref();
             if !(0x8000..=0xFFFF).contains(&value) {
@@ -303,7 +338,12 @@ impl Resolver {
         let mut visited = Vec::new();
         let mut found = None;
         while let Some(current) = dir {
-            if let Some(cached) = self.cache.lock().map(|c| c.get(&current).cloned()).unwrap_or(None) {
+            if let Some(cached) = self
+                .cache
+                .lock()
+                .map(|c| c.get(&current).cloned())
+                .unwrap_or(None)
+            {
                 found = cached;
                 break;
             }
@@ -341,13 +381,19 @@ impl Resolver {
         if !self.overrides.select.is_empty() {
             settings.select = self.overrides.select.clone();
         }
-        settings.ignore.extend(self.overrides.ignore.iter().cloned());
+        settings
+            .ignore
+            .extend(self.overrides.ignore.iter().cloned());
         Ok(settings)
     }
 
     /// Whether the configuration governing `path` excludes it.
     pub fn is_excluded(&self, path: &Path, is_dir: bool) -> bool {
-        let probe = if is_dir { path.join("_") } else { path.to_path_buf() };
+        let probe = if is_dir {
+            path.join("_")
+        } else {
+            path.to_path_buf()
+        };
         matches!(self.config_for(&probe), Ok(Some(config)) if config.is_excluded(path, is_dir))
     }
 }
@@ -390,8 +436,14 @@ SL405 = "off"
         assert_eq!(s.severity.get("SL405"), Some(&None));
         assert!(config.is_excluded(Path::new("/p/vendor/x/a.silp"), false));
         assert!(!config.is_excluded(Path::new("/p/src/a.silp"), false));
-        assert_eq!(config.settings_for(Path::new("/p/legacy/a.silp")).ignore, ["SL302", "SL101"]);
-        assert_eq!(config.settings_for(Path::new("/p/new/a.silp")).ignore, ["SL302"]);
+        assert_eq!(
+            config.settings_for(Path::new("/p/legacy/a.silp")).ignore,
+            ["SL302", "SL101"]
+        );
+        assert_eq!(
+            config.settings_for(Path::new("/p/new/a.silp")).ignore,
+            ["SL302"]
+        );
     }
 
     #[test]
@@ -403,7 +455,11 @@ SL405 = "off"
         assert_eq!(error.line, 2);
         assert!(error.message.contains("loud"));
         let error = parse("[extend-anchors]\nDeploy = 0x10\n").unwrap_err();
-        assert!(error.message.contains("0x8000..=0xFFFF"), "{}", error.message);
+        assert!(
+            error.message.contains("0x8000..=0xFFFF"),
+            "{}",
+            error.message
+        );
         let error = parse("ignore = [\"SL999\"]\n").unwrap_err();
         assert!(error.message.contains("SL999"));
         let error = parse("extend-verbs = [\"!RAISE\"]\n").unwrap_err();
@@ -414,9 +470,19 @@ SL405 = "off"
 
     #[test]
     fn pyproject_without_a_table_is_no_configuration() {
-        let none = Config::parse("[tool.black]\nline-length = 88\n", Path::new("/p/pyproject.toml"), true).unwrap();
+        let none = Config::parse(
+            "[tool.black]\nline-length = 88\n",
+            Path::new("/p/pyproject.toml"),
+            true,
+        )
+        .unwrap();
         assert!(none.is_none());
-        let some = Config::parse("[tool.silp-lint]\nignore = [\"SL302\"]\n", Path::new("/p/pyproject.toml"), true).unwrap();
+        let some = Config::parse(
+            "[tool.silp-lint]\nignore = [\"SL302\"]\n",
+            Path::new("/p/pyproject.toml"),
+            true,
+        )
+        .unwrap();
         assert_eq!(some.unwrap().settings.ignore, ["SL302"]);
     }
 }

@@ -5,5 +5,6 @@
 fn cli_sessions() {
     trycmd::TestCases::new()
         .register_bin("silp-lint", trycmd::cargo::cargo_bin!("silp-lint"))
-        .case("tests/cmd/*.md").case("tests/cmd/*.toml");
+        .case("tests/cmd/*.md")
+        .case("tests/cmd/*.toml");
 }

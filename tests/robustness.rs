@@ -19,8 +19,17 @@ const KINDS: [FileKind; 6] = [
 fn assert_spans_on_char_boundaries(text: &str, kind: FileKind) {
     let lint = lint_text(text, kind, &Settings::default());
     for d in &lint.diagnostics {
-        assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{kind:?} {:?} out of range", d.span);
-        assert!(text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end), "{kind:?} {} {:?}", d.rule.code, d.span);
+        assert!(
+            d.span.start <= d.span.end && d.span.end <= text.len(),
+            "{kind:?} {:?} out of range",
+            d.span
+        );
+        assert!(
+            text.is_char_boundary(d.span.start) && text.is_char_boundary(d.span.end),
+            "{kind:?} {} {:?}",
+            d.rule.code,
+            d.span
+        );
         for edit in d.fix.iter().flat_map(|f| &f.edits) {
             assert!(text.is_char_boundary(edit.span.start) && text.is_char_boundary(edit.span.end));
         }
@@ -57,14 +66,23 @@ fn codes(text: &str, kind: FileKind) -> Vec<&'static str> {
 
 #[test]
 fn empty_and_comment_only_files_are_clean_where_the_format_allows_it() {
-    for kind in [FileKind::Silp, FileKind::Slip, FileKind::SilpJsonl, FileKind::Markdown] {
+    for kind in [
+        FileKind::Silp,
+        FileKind::Slip,
+        FileKind::SilpJsonl,
+        FileKind::Markdown,
+    ] {
         assert!(codes("", kind).is_empty(), "{kind:?}");
     }
     assert!(codes("# only a comment\n\n   # another\n", FileKind::Silp).is_empty());
     assert!(codes("# only a comment\n", FileKind::Slip).is_empty());
     let lint = lint_text("", FileKind::SilpJson, &Settings::default());
     assert_eq!(lint.diagnostics.len(), 1);
-    assert!(lint.diagnostics[0].message.contains("end of file"), "{}", lint.diagnostics[0].message);
+    assert!(
+        lint.diagnostics[0].message.contains("end of file"),
+        "{}",
+        lint.diagnostics[0].message
+    );
 }
 
 #[test]
@@ -95,8 +113,15 @@ fn a_ten_megabyte_line_is_linted() {
     }
     line.push_str("x)\n");
     let found = codes(&line, FileKind::Silp);
-    assert!(found.iter().all(|c| *c == "SL405"), "{:?}", &found[..found.len().min(5)]);
-    let slip = format!("SLIP v1 a b RequestTask {}\n", "word ".repeat(2 * 1024 * 1024));
+    assert!(
+        found.iter().all(|c| *c == "SL405"),
+        "{:?}",
+        &found[..found.len().min(5)]
+    );
+    let slip = format!(
+        "SLIP v1 a b RequestTask {}\n",
+        "word ".repeat(2 * 1024 * 1024)
+    );
     assert!(codes(&slip, FileKind::Slip).is_empty());
 }
 
@@ -116,15 +141,35 @@ fn silp_lint(args: &[&str], dir: &std::path::Path) -> (i32, String, String) {
 #[test]
 fn unreadable_inputs_exit_2_and_the_rest_is_still_linted() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("bad.silp"), b"start(hike)\nstart(\xff\xfe)\n").unwrap();
-    std::fs::write(dir.path().join("garbage.slip"), [0u8, 159, 146, 150, 7, 255]).unwrap();
+    std::fs::write(
+        dir.path().join("bad.silp"),
+        b"start(hike)\nstart(\xff\xfe)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("garbage.slip"),
+        [0u8, 159, 146, 150, 7, 255],
+    )
+    .unwrap();
     std::fs::write(dir.path().join("good.silp"), "begin(hike)\n").unwrap();
-    let (code, stdout, stderr) = silp_lint(&["check", ".", "missing.silp", "--output-format", "concise"], dir.path());
+    let (code, stdout, stderr) = silp_lint(
+        &["check", ".", "missing.silp", "--output-format", "concise"],
+        dir.path(),
+    );
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stdout.contains("good.silp:1:1: SL101"), "{stdout}");
-    assert!(stderr.contains("bad.silp: not valid UTF-8 at line 2, column 7 (byte 18)"), "{stderr}");
-    assert!(stderr.contains("garbage.slip: not valid UTF-8 at line 1, column 2 (byte 1)"), "{stderr}");
-    assert!(stderr.contains("missing.silp: No such file or directory"), "{stderr}");
+    assert!(
+        stderr.contains("bad.silp: not valid UTF-8 at line 2, column 7 (byte 18)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("garbage.slip: not valid UTF-8 at line 1, column 2 (byte 1)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("missing.silp: No such file or directory"),
+        "{stderr}"
+    );
 }
 
 #[cfg(unix)]
@@ -139,7 +184,8 @@ fn a_directory_without_permission_is_reported_unless_we_may_read_it_anyway() {
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     // Root (as in CI containers) reads the directory regardless of its mode.
     let readable = std::fs::read_dir(&locked).is_ok();
-    let (code, stdout, stderr) = silp_lint(&["check", ".", "--output-format", "concise"], dir.path());
+    let (code, stdout, stderr) =
+        silp_lint(&["check", ".", "--output-format", "concise"], dir.path());
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert!(stdout.contains("open.silp:1:1: SL101"), "{stdout}");
     if readable {
@@ -147,6 +193,9 @@ fn a_directory_without_permission_is_reported_unless_we_may_read_it_anyway() {
         assert!(stdout.contains("inside.silp:1:1: SL101"));
     } else {
         assert_eq!(code, 2);
-        assert!(stderr.contains("locked") && stderr.contains("Permission denied"), "{stderr}");
+        assert!(
+            stderr.contains("locked") && stderr.contains("Permission denied"),
+            "{stderr}"
+        );
     }
 }

@@ -23,6 +23,8 @@ mod invalid_syntax;
 mod invisible_character;
 mod lossy_frontend_negation;
 mod malformed_action_code;
+mod nlip_envelope_violation;
+mod nlip_key_case;
 mod non_portable_payload;
 mod nonstandard_syntax;
 mod null_optional_field;
@@ -34,6 +36,7 @@ mod unknown_verb;
 mod unsupported_frontend;
 mod unsupported_slip_version;
 mod unsupported_version;
+mod unused_suppression;
 mod zero_width_character;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
@@ -44,6 +47,7 @@ use crate::syntax::code;
 use crate::syntax::json::JsonNode;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
+use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
 
 /// The fixed facts of a rule: its public code and name, default severity and docs.
@@ -133,8 +137,12 @@ pub trait Rule: Sync {
     fn check_slip(&self, _ctx: &mut Context, _message: &Message) {}
     /// One JSON payload object (an IR document or a JSON-frontend payload).
     fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
+    /// One NLIP message (the root object of an `.nlip.json` file).
+    fn check_nlip(&self, _ctx: &mut Context, _message: &JsonNode) {}
     /// The semantic model of one payload, from whichever frontend it was written in.
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
+    /// Each suppression comment of the file, with which of its codes were used.
+    fn check_suppressions(&self, _ctx: &mut Context, _suppressions: &[(Suppression, Vec<bool>)]) {}
     /// Runs once over the facts of every file of a run (cross-file rules).
     fn check_run(&self, _run: &mut RunContext) {}
 }
@@ -197,6 +205,16 @@ impl<'a> Context<'a> {
         Reported(self.diagnostics.last_mut())
     }
 
+    /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Removes the diagnostics that `keep` rejects (suppressed ones).
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.diagnostics.retain(keep);
+    }
+
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diagnostics
     }
@@ -228,18 +246,26 @@ impl Reported<'_> {
     }
 }
 
-/// A `req_id` written in a payload, collected for the cross-file duplicate check.
+/// A `req_id` written in a payload of a file, with its 1-based line and column, so
+/// cross-file rules can name it without the file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReqIdFact {
+    pub value: String,
+    pub span: Span,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A `req_id` of one file of a run, for the cross-file duplicate check.
 #[derive(Clone, Debug)]
 pub struct ReqIdUse {
     pub file: usize,
-    pub value: String,
-    pub span: Span,
+    pub fact: ReqIdFact,
 }
 
 /// What cross-file rules see: every file's facts, and per-file diagnostic lists.
 pub struct RunContext<'a> {
     pub paths: &'a [String],
-    pub texts: &'a [&'a str],
     pub req_ids: &'a [ReqIdUse],
     pub settings: &'a [&'a Settings],
     pub diagnostics: Vec<(usize, Diagnostic)>,

@@ -33,6 +33,9 @@ pub static RULES: &[&dyn Rule] = &[
     &unsupported_slip_version::UnsupportedSlipVersion,
     &invalid_agent_id::InvalidAgentId,
     &non_portable_payload::NonPortablePayload,
+    &nlip_envelope_violation::NlipEnvelopeViolation,
+    &nlip_key_case::NlipKeyCase,
+    &unused_suppression::UnusedSuppression,
 ];
 
 /// The rule with this code (case-insensitive), or with this name.
