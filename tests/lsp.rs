@@ -843,6 +843,8 @@ fn kind_lines() -> impl Strategy<Value = (FileKind, Vec<String>)> {
         "begn(x); book(hotel,loc=北京)",
         "start(hike) else start(cards)",
         "# silp-lint: ignore[SL104]",
+        "# silp-lint: ignore[SL101,SL204] reviewed",
+        "Cancel(y) # silp-lint: ignore[SL104]",
         "# a comment",
         "//ping code,json heartbeat=7",
         "\u{feff}start(x)",
@@ -857,6 +859,7 @@ fn kind_lines() -> impl Strategy<Value = (FileKind, Vec<String>)> {
         "SLIP v1 a b Fallback",
         "SLIP v2 a b observestate \"x\"",
         "SLIP v1 a!b c MetaAck thread42",
+        "# silp-lint: ignore[SL601]",
         "# comment",
         "",
     ];
@@ -900,11 +903,7 @@ fn summary(lint: &silp_lint::lint::FileLint) -> Vec<String> {
             )
         })
         .collect();
-    out.extend(
-        lint.req_ids
-            .iter()
-            .map(|(v, s)| format!("req_id {v} {s:?}")),
-    );
+    out.extend(lint.req_ids.iter().map(|f| format!("req_id {f:?}")));
     out
 }
 

@@ -12,6 +12,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::lint::{lint_text, sort_and_dedup, FileLint};
+use crate::rules::ReqIdFact;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 
@@ -117,8 +118,21 @@ fn window_relint(
     }
     let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
     let changed_end = b.len() - suffix;
-    let first = index.line_of(prefix).saturating_sub(1);
-    let last = index.line_of(changed_end) + 1;
+    // A suppression comment covers the next payload line, past other comment lines:
+    // the window takes in whole runs of comment lines on both sides.
+    let is_comment = |line: usize| {
+        new[index.line_range(line, new)]
+            .trim_start()
+            .starts_with('#')
+    };
+    let mut first = index.line_of(prefix).saturating_sub(1);
+    while first > 0 && is_comment(first - 1) {
+        first -= 1;
+    }
+    let mut last = index.line_of(changed_end) + 1;
+    while last < index.line_count() && is_comment(last) {
+        last += 1;
+    }
     let start = index.line_start(first, new);
     let end = index.line_start(last + 1, new);
     let delta = b.len() as isize - a.len() as isize;
@@ -143,12 +157,12 @@ fn window_relint(
             return None;
         }
     }
-    let mut req_ids = Vec::with_capacity(previous.req_ids.len());
+    let mut req_ids: Vec<(String, Span)> = Vec::with_capacity(previous.req_ids.len());
     let mut after_ids = Vec::new();
-    for (value, span) in &previous.req_ids {
-        match place(span, start, old_end, reaches_eof) {
-            Place::Before => req_ids.push((value.clone(), span.clone())),
-            Place::After => after_ids.push((value.clone(), shift(span, delta))),
+    for fact in &previous.req_ids {
+        match place(&fact.span, start, old_end, reaches_eof) {
+            Place::Before => req_ids.push((fact.value.clone(), fact.span.clone())),
+            Place::After => after_ids.push((fact.value.clone(), shift(&fact.span, delta))),
             Place::Inside => {}
             Place::Crossing => return None,
         }
@@ -169,10 +183,23 @@ fn window_relint(
         window
             .req_ids
             .iter()
-            .map(|(value, span)| (value.clone(), shift(span, base))),
+            .map(|fact| (fact.value.clone(), shift(&fact.span, base))),
     );
     req_ids.extend(after_ids);
     sort_and_dedup(&mut diagnostics);
+    // Lines and columns move with the edit: take them from the new text.
+    let req_ids = req_ids
+        .into_iter()
+        .map(|(value, span)| {
+            let at = index.location(new, span.start);
+            ReqIdFact {
+                value,
+                span,
+                line: at.line,
+                column: at.column,
+            }
+        })
+        .collect();
     Some(FileLint {
         diagnostics,
         req_ids,

@@ -2,7 +2,7 @@
 //! highlighting and hover) and one symbol per payload (for the outline). Independent
 //! of the protocol; the server converts spans to LSP positions.
 
-use crate::lint::strip_trailing_comment;
+use crate::lint::split_trailing_comment;
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
@@ -177,13 +177,12 @@ impl Tokens<'_> {
         if trimmed.is_empty() {
             return;
         }
-        let payload = strip_trailing_comment(line);
-        if payload.len() < line.len() {
-            let rest = &line[payload.len()..];
-            if let Some(hash) = rest.find('#') {
-                let from = start + payload.len() + hash;
-                self.push(from..start + line.trim_end().len(), TokenType::Comment);
-            }
+        let (payload, comment) = split_trailing_comment(line);
+        if let Some(hash) = comment {
+            self.push(
+                start + hash..start + line.trim_end().len(),
+                TokenType::Comment,
+            );
         }
         if ping::is_probe(payload) {
             self.probe(payload, start);
@@ -517,7 +516,7 @@ pub fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
                 if line.is_blank_or_comment() {
                     continue;
                 }
-                let payload = strip_trailing_comment(line.text);
+                let (payload, _) = split_trailing_comment(line.text);
                 let lead = payload.len() - payload.trim_start().len();
                 let span = line.start + lead..line.start + payload.len();
                 if ping::is_probe(payload) {

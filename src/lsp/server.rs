@@ -271,7 +271,6 @@ fn cross_and_collect(state: &mut State, changed: Option<&str>) -> Vec<Publish> {
             let doc = &state.docs[*key];
             Some(LintedFile {
                 path: key.as_str(),
-                text: doc.snapshot.text.as_str(),
                 settings: &settings,
                 req_ids: &doc.current_lint()?.req_ids,
             })
