@@ -17,7 +17,7 @@ use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
 use crate::rules::RuleMeta;
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
@@ -73,6 +73,8 @@ struct State {
     /// `initializationOptions.ruleDocsUrl`.
     rule_docs_url: Option<String>,
     docs: HashMap<String, Document>,
+    /// Open documents the server does not lint (logged once, on open).
+    ignored: HashSet<String>,
 }
 
 /// Diagnostics ready to send; `version: None` clears a closed document.
@@ -113,6 +115,7 @@ impl Backend {
                     settings: Arc::new(Settings::default()),
                     rule_docs_url: None,
                     docs: HashMap::new(),
+                    ignored: HashSet::new(),
                 }),
                 publish,
                 publish_rx: Mutex::new(Some(publish_rx)),
@@ -609,6 +612,7 @@ impl LanguageServer for Backend {
         let item = params.text_document;
         let key = item.uri.as_str().to_string();
         let Some(kind) = document_kind(&item.language_id, &key) else {
+            lock(&self.shared).ignored.insert(key.clone());
             self.log(
                 lsp::MessageType::LOG,
                 format!(
@@ -623,6 +627,7 @@ impl LanguageServer for Backend {
         let size = item.text.len();
         {
             let mut state = lock(&self.shared);
+            state.ignored.remove(&key);
             state.docs.insert(
                 key.clone(),
                 Document {
@@ -673,7 +678,7 @@ impl LanguageServer for Backend {
                     request_lint(&self.shared, &self.client, &mut state, &key);
                     true
                 }
-                None => false,
+                None => state.ignored.contains(&key),
             }
         };
         if !known {
@@ -697,6 +702,7 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let key = uri.as_str().to_string();
         let mut state = lock(&self.shared);
+        state.ignored.remove(&key);
         if state.docs.remove(&key).is_none() {
             return;
         }
