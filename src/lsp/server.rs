@@ -203,6 +203,7 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
             )
         };
         let text = snapshot.text.clone();
+        let linted = text.clone();
         let result = tokio::task::spawn_blocking(move || match previous {
             Some((old, lint)) => relint(&old, &lint, &text, &snapshot.index, kind, &settings),
             None => lint_text(&text, kind, &settings),
@@ -224,7 +225,8 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
         let Some(doc) = state.docs.get_mut(&key) else {
             return;
         };
-        if doc.dirty || doc.version != version {
+        // A newer text (or the same version of a document closed and opened again).
+        if doc.dirty || doc.version != version || !Arc::ptr_eq(&doc.snapshot.text, &linted) {
             continue;
         }
         doc.lint = Some(LintState {
