@@ -952,3 +952,71 @@ proptest! {
         }
     }
 }
+
+#[tokio::test]
+async fn unsafe_fixes_are_offered_but_not_preferred_nor_fixed_all() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/u.silp";
+    client.open(uri, "silp", 1, "c\u{430}ncel(x)\n").await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    let confusable = diagnostics
+        .iter()
+        .find(|d| d["code"] == "SL202")
+        .expect("SL202")
+        .clone();
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": confusable["range"], "context": {"diagnostics": [confusable]}}),
+        )
+        .await;
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    assert_eq!(actions[0]["isPreferred"], false);
+    assert!(actions[0]["title"].as_str().unwrap().contains("unsafe"));
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn out_of_range_positions_are_clamped() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/o.silp";
+    client.open(uri, "silp", 1, "start(😀)\r\n").await;
+    client.diagnostics(uri, Some(1)).await;
+    for (line, character) in [(0, 7), (0, 999), (99, 0), (u32::MAX, u32::MAX)] {
+        let position = json!({"line": line, "character": character});
+        client
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": position}),
+            )
+            .await;
+        client
+            .request(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": position}),
+            )
+            .await;
+    }
+    // An edit far past the end appends; one inside the surrogate pair snaps to it.
+    client
+        .change(
+            uri,
+            2,
+            json!([
+                {"range": {"start": {"line": 9, "character": 9}, "end": {"line": 9, "character": 9}}, "text": "x"},
+                {"range": {"start": {"line": 0, "character": 7}, "end": {"line": 0, "character": 7}}, "text": "y"},
+            ]),
+        )
+        .await;
+    let text = "start(y😀)\r\nx";
+    let diagnostics = client.diagnostics(uri, Some(2)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(text, FileKind::Silp, true)
+    );
+    client.shutdown().await;
+}
