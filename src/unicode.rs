@@ -204,6 +204,26 @@ pub fn is_reported(c: char) -> bool {
         || invisible_name(c).is_some()
 }
 
+/// `text` with every invisible, bidi-control and control character written as
+/// `<U+XXXX>`, so a message quoting user text shows what is there and cannot
+/// reorder or hide the terminal line it is printed on.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden =
+        |c: char| is_reported(c) || (c.is_control() && c != '\n') || is_variation_selector(c);
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            shown.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(shown)
+}
+
 /// Inherited-script characters that are not combining marks on a letter.
 fn is_format_mark(c: char) -> bool {
     zero_width_name(c).is_some() || is_variation_selector(c) || c == '\u{034F}'

@@ -196,7 +196,7 @@ impl<'a> Context<'a> {
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.settings.severity(rule),
-            message: message.into(),
+            message: crate::unicode::visible(&message.into()).into_owned(),
             help: None,
             span,
             fix: None,
@@ -226,7 +226,7 @@ pub struct Reported<'a>(Option<&'a mut Diagnostic>);
 impl Reported<'_> {
     pub fn help(mut self, help: impl Into<String>) -> Self {
         if let Some(d) = self.0.as_mut() {
-            d.help = Some(help.into());
+            d.help = Some(crate::unicode::visible(&help.into()).into_owned());
         }
         self
     }
@@ -290,7 +290,7 @@ impl RunContext<'_> {
             Diagnostic {
                 rule,
                 severity: settings.severity(rule),
-                message,
+                message: crate::unicode::visible(&message).into_owned(),
                 help: None,
                 span,
                 fix: None,
