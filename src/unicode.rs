@@ -393,7 +393,8 @@ pub fn describe(c: char) -> String {
     }
 }
 
-const CYRILLIC: [&str; 96] = [
+/// Names of U+0400–U+040F (capitals) and U+0450–U+045F (their small letters).
+const CYRILLIC_EXTENDED: [&str; 16] = [
     "IE WITH GRAVE",
     "IO",
     "DJE",
@@ -410,6 +411,10 @@ const CYRILLIC: [&str; 96] = [
     "I WITH GRAVE",
     "SHORT U",
     "DZHE",
+];
+
+/// Names of U+0410–U+042F (capitals) and U+0430–U+044F (their small letters).
+const CYRILLIC_BASIC: [&str; 32] = [
     "A",
     "BE",
     "VE",
@@ -442,55 +447,6 @@ const CYRILLIC: [&str; 96] = [
     "E",
     "YU",
     "YA",
-    // small letters repeat the capitals in the same order
-    "A",
-    "BE",
-    "VE",
-    "GHE",
-    "DE",
-    "IE",
-    "ZHE",
-    "ZE",
-    "I",
-    "SHORT I",
-    "KA",
-    "EL",
-    "EM",
-    "EN",
-    "O",
-    "PE",
-    "ER",
-    "ES",
-    "TE",
-    "U",
-    "EF",
-    "HA",
-    "TSE",
-    "CHE",
-    "SHA",
-    "SHCHA",
-    "HARD SIGN",
-    "YERU",
-    "SOFT SIGN",
-    "E",
-    "YU",
-    "YA",
-    "IE WITH GRAVE",
-    "IO",
-    "DJE",
-    "GJE",
-    "UKRAINIAN IE",
-    "DZE",
-    "BYELORUSSIAN-UKRAINIAN I",
-    "YI",
-    "JE",
-    "LJE",
-    "NJE",
-    "TSHE",
-    "KJE",
-    "I WITH GRAVE",
-    "SHORT U",
-    "DZHE",
 ];
 
 const GREEK: [&str; 25] = [
@@ -536,7 +492,12 @@ pub fn char_name(c: char) -> Option<String> {
         }
         '\u{0400}'..='\u{045F}' => {
             let case = if cp < 0x0430 { "CAPITAL" } else { "SMALL" };
-            let name = CYRILLIC[(cp - 0x0400) as usize];
+            let name = match cp {
+                0x0400..=0x040F => CYRILLIC_EXTENDED[(cp - 0x0400) as usize],
+                0x0410..=0x042F => CYRILLIC_BASIC[(cp - 0x0410) as usize],
+                0x0430..=0x044F => CYRILLIC_BASIC[(cp - 0x0430) as usize],
+                _ => CYRILLIC_EXTENDED[(cp - 0x0450) as usize],
+            };
             Some(format!("CYRILLIC {case} LETTER {name}"))
         }
         // U+03A2 is unassigned (there is no capital final sigma).
