@@ -220,6 +220,29 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Reports one invisible or control character at byte `start` by its name and code
+/// point, with the safe fix that deletes it (SL201, SL203, SL204).
+pub(crate) fn report_deletable_char(
+    ctx: &mut Context,
+    rule: &'static RuleMeta,
+    start: usize,
+    c: char,
+    name: &str,
+    help: &str,
+) {
+    let at = start..start + c.len_utf8();
+    ctx.report(
+        rule,
+        at.clone(),
+        format!("{name} {}", crate::unicode::code_point(c)),
+    )
+    .help(help)
+    .fix(Fix::safe(
+        format!("delete the {name}"),
+        vec![crate::diagnostics::Edit::delete(at)],
+    ));
+}
+
 /// A just-recorded diagnostic, to attach help text or a fix to.
 pub struct Reported<'a>(Option<&'a mut Diagnostic>);
 
