@@ -7,6 +7,7 @@
 //! model) → [`rules`] → [`diagnostics`] → [`lint`] (the one entry point that the CLI
 //! and the language server both call).
 
+pub mod convert;
 pub mod diagnostics;
 pub mod ir;
 pub mod lint;

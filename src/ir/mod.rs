@@ -4,8 +4,10 @@
 //! Equality and serialisation look only at values, never spans, so two IRs decoded
 //! from different texts compare equal when they mean the same thing.
 
+pub mod compile;
 pub mod from_code;
 pub mod from_json;
+pub mod req_id;
 
 use crate::source::Span;
 use serde::{Serialize, Serializer};
