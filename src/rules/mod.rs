@@ -22,6 +22,7 @@ mod lossy_frontend_negation;
 mod malformed_action_code;
 mod non_portable_payload;
 mod nonstandard_syntax;
+mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;
