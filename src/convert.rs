@@ -69,6 +69,22 @@ impl From<compile::CompileError> for ConvertError {
     }
 }
 
+/// The kind of unnamed standard input: JSON Lines when every non-blank line (two or
+/// more) is an object on its own, JSON when it starts with `{` or `[`, else
+/// code-frontend lines.
+pub fn sniff_kind(text: &str) -> FileKind {
+    let text = text.trim_start_matches('\u{feff}');
+    let mut objects = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let count = objects.clone().count();
+    if count > 1 && objects.all(|l| l.starts_with('{') && l.ends_with('}')) {
+        return FileKind::SilpJsonl;
+    }
+    match text.trim_start().chars().next() {
+        Some('{' | '[') => FileKind::SilpJson,
+        _ => FileKind::Silp,
+    }
+}
+
 /// Converts every payload of `text` (a file of `kind`) to `to`; one output line per
 /// payload. `req_id_length` is the length of regenerated ids (8 by default, 4 as
 /// the reference implementation).

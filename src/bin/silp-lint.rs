@@ -2,11 +2,13 @@
 //! library's `run::check`.
 
 use clap::{Parser, Subcommand};
+use silp_lint::convert::Target;
 use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::run::{self, StdinSource};
 use silp_lint::settings::Settings;
+use silp_lint::source::{FileKind, LineIndex};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -32,6 +34,8 @@ struct Cli {
 enum Command {
     /// Lint files and directories (the default command)
     Check(CheckArgs),
+    /// Convert payloads between frontends through the IR (one output line per payload)
+    Convert(ConvertArgs),
     /// Print a rule's documentation (by code, e.g. SL101, or name)
     Rule {
         /// The rule's code or name
@@ -65,6 +69,21 @@ struct CheckArgs {
     color: ColorChoice,
 }
 
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// The file to convert (.silp, .silp.json, .silp.jsonl, .md); `-` reads standard input
+    file: String,
+    /// What to print: a frontend, or the canonical IR document
+    #[arg(long, value_enum)]
+    to: Target,
+    /// Length of the `req_id`s regenerated for code and JSON-frontend payloads (4 reproduces the reference implementation)
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+    req_id_length: u8,
+    /// The file name that standard input stands for: sets its kind and its name in messages
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ColorChoice {
     Auto,
@@ -72,7 +91,7 @@ enum ColorChoice {
     Never,
 }
 
-const COMMANDS: [&str; 5] = ["check", "rule", "rules", "help", "lsp"];
+const COMMANDS: [&str; 6] = ["check", "convert", "rule", "rules", "help", "lsp"];
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
@@ -85,6 +104,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(args);
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Convert(args) => convert(args),
         Command::Rule { code } => rule(&code),
         Command::Rules => rules(),
     }
@@ -92,13 +112,25 @@ fn main() -> ExitCode {
 
 fn check(args: CheckArgs) -> ExitCode {
     let settings = Settings {
-        select: args.select.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        ignore: args.ignore.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        select: args
+            .select
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        ignore: args
+            .ignore
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
         ..Settings::default()
     };
     for selector in settings.select.iter().chain(&settings.ignore) {
         let known = selector.eq_ignore_ascii_case("ALL")
-            || RULES.iter().any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
+            || RULES
+                .iter()
+                .any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
         if !known {
             eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
             return ExitCode::from(2);
@@ -113,7 +145,10 @@ fn check(args: CheckArgs) -> ExitCode {
             eprintln!("error: cannot read standard input: {error}");
             return ExitCode::from(2);
         }
-        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
         stdin = Some(StdinSource { name, text });
     } else if paths.is_empty() {
         paths.push(".".to_string());
@@ -132,7 +167,10 @@ fn check(args: CheckArgs) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -163,6 +201,65 @@ fn check(args: CheckArgs) -> ExitCode {
     }
 }
 
+fn convert(args: ConvertArgs) -> ExitCode {
+    let (name, text) = if args.file == "-" {
+        let mut bytes = Vec::new();
+        if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+            eprintln!("error: cannot read standard input: {error}");
+            return ExitCode::from(2);
+        }
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
+        match run::decode_utf8(&name, bytes) {
+            Ok(text) => (name, text),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        match run::read_source(&args.file) {
+            Ok(text) => (args.file.clone(), text),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let kind = match FileKind::from_path(&name) {
+        Some(kind) => kind,
+        None if args.file == "-" && args.stdin_filename.is_none() => {
+            silp_lint::convert::sniff_kind(&text)
+        }
+        None => {
+            eprintln!("error: {name}: cannot tell the payload kind from the file name (use .silp, .silp.json, .silp.jsonl or .md, or --stdin-filename with `-`)");
+            return ExitCode::from(2);
+        }
+    };
+    match silp_lint::convert::convert(&text, kind, args.to, usize::from(args.req_id_length)) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            if let Err(error) = stdout
+                .write_all(out.as_bytes())
+                .and_then(|_| stdout.flush())
+            {
+                if error.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: cannot write output: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let at = LineIndex::new(&text).location(&text, error.span.start);
+            eprintln!("{name}:{}:{}: error: {}", at.line, at.column, error.message);
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn rule(code: &str) -> ExitCode {
     let Some(rule) = registry::find(code) else {
         eprintln!("error: no rule `{code}` (see `silp-lint rules`)");
@@ -188,7 +285,13 @@ fn rules() -> ExitCode {
             Severity::Info => "info",
             Severity::Hint => "hint",
         };
-        println!("{}  {:<26} {:<8} {}", meta.code, meta.name, severity, meta.summary());
+        println!(
+            "{}  {:<26} {:<8} {}",
+            meta.code,
+            meta.name,
+            severity,
+            meta.summary()
+        );
     }
     ExitCode::SUCCESS
 }
