@@ -15,7 +15,7 @@
 
 use crate::ir::compile::{self, Frontend};
 use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
-use crate::lint::strip_trailing_comment;
+use crate::lint::split_trailing_comment;
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Payload};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
@@ -140,7 +140,7 @@ fn decode_region(
                 if line.is_blank_or_comment() {
                     continue;
                 }
-                let payload = strip_trailing_comment(line.text);
+                let (payload, _) = split_trailing_comment(line.text);
                 if !ping::is_probe(payload) {
                     irs.push(decode_code(payload, line.start, req_id_length)?);
                 }

@@ -7,6 +7,7 @@
 //! model) → [`rules`] → [`diagnostics`] → [`lint`] (the one entry point that the CLI
 //! and the language server both call).
 
+pub mod config;
 pub mod convert;
 pub mod diagnostics;
 pub mod ir;
@@ -17,5 +18,6 @@ pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod syntax;
+pub mod unicode;
 pub mod vocabulary;
 pub mod walk;

@@ -2,15 +2,17 @@
 //! library's `run::check`.
 
 use clap::{Parser, Subcommand};
+use silp_lint::config::{Overrides, Resolver};
 use silp_lint::convert::Target;
 use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
-use silp_lint::run::{self, StdinSource};
-use silp_lint::settings::Settings;
+use silp_lint::run::{self, CheckOptions, StdinSource};
 use silp_lint::source::{FileKind, LineIndex};
 use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +63,13 @@ struct CheckArgs {
     /// The file name that standard input stands for: sets its kind and its name in output
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
+    /// Use this configuration file for every input instead of looking for
+    /// silp-lint.toml / pyproject.toml above each file
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Apply the configuration's `exclude` to paths named on the command line too
+    #[arg(long)]
+    force_exclude: bool,
     /// Print diagnostics only, no summary line
     #[arg(long, short)]
     quiet: bool,
@@ -111,22 +120,18 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> ExitCode {
-    let settings = Settings {
-        select: args
-            .select
+    let selectors = |codes: &[String]| -> Vec<String> {
+        codes
             .iter()
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
-            .collect(),
-        ignore: args
-            .ignore
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        ..Settings::default()
+            .collect()
     };
-    for selector in settings.select.iter().chain(&settings.ignore) {
+    let overrides = Overrides {
+        select: selectors(&args.select),
+        ignore: selectors(&args.ignore),
+    };
+    for selector in overrides.select.iter().chain(&overrides.ignore) {
         let known = selector.eq_ignore_ascii_case("ALL")
             || RULES
                 .iter()
@@ -153,7 +158,18 @@ fn check(args: CheckArgs) -> ExitCode {
     } else if paths.is_empty() {
         paths.push(".".to_string());
     }
-    let run = run::check(&paths, stdin, &settings);
+    let resolver = match Resolver::new(args.config.as_deref(), overrides) {
+        Ok(resolver) => Arc::new(resolver),
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = CheckOptions {
+        resolver,
+        force_exclude: args.force_exclude,
+    };
+    let run = run::check(&paths, stdin, &options);
     let views: Vec<FileDiagnostics> = run
         .files
         .iter()
@@ -175,7 +191,12 @@ fn check(args: CheckArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut written = render::write(&mut out, &views, args.output_format, color);
-    if written.is_ok() && args.output_format == OutputFormat::Human && !args.quiet {
+    let nothing_to_say = views.is_empty() && !run.errors.is_empty();
+    if written.is_ok()
+        && args.output_format == OutputFormat::Human
+        && !args.quiet
+        && !nothing_to_say
+    {
         written = writeln!(out, "{}", render::summary(&views));
     }
     if let Err(error) = written.and_then(|_| out.flush()) {

@@ -6,7 +6,9 @@ declare_rule! {
     /// ## What it does
     /// Reports a value in an IR document or a JSON-frontend payload that the code
     /// frontend cannot carry, so that compiling the payload to code and decoding it
-    /// again would not give the same IR:
+    /// again would not give the same IR.
+    ///
+    /// It fires on:
     /// - a value, id, type, time, subject, target or location holding white space
     ///   or a delimiter `( ) , ; : @ = < > !`, or empty (an argument value may be
     ///   `word@word`, which reads back whole);

@@ -6,8 +6,10 @@ pub mod code;
 pub mod json;
 pub mod lines;
 pub mod markdown;
+pub mod nlip;
 pub mod ping;
 pub mod slip;
+pub mod suppression;
 
 use crate::source::Span;
 
