@@ -10,6 +10,8 @@
 //! the target: `--to ir` on several payloads prints JSON Lines (one compact IR
 //! document per line, a valid `.silp.jsonl` file), never an array.
 //!
+//! A payload that cannot be converted fails the whole file: nothing is printed.
+//!
 //! `meta.req_id`: an IR document keeps its own; a code or JSON-frontend payload
 //! gets the id regenerated from its text ([`crate::ir::req_id`]).
 
@@ -169,11 +171,11 @@ fn decode_region(
             let what = if kind == FileKind::Slip {
                 "a `.slip` file holds Slipstream messages"
             } else {
-                "an NLIP message is an envelope"
+                "an NLIP file holds an envelope"
             };
             return Err(ConvertError::new(
                 span.start..span.start,
-                format!("{what}, which have no SILP IR; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
+                format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
             ));
         }
     }
