@@ -467,6 +467,25 @@ mod tests {
     }
 
     #[test]
+    fn extra_fields_are_printed_where_the_reference_prints_them() {
+        let doc = r#"{"intent":"!BOOK","entities":[{"id":"act","value":"room","note":"quiet"}],"constraints":[{"operator":"<=","type":"budget","unit":"EUR","value":"90","extra":null}],"alternatives":[{"action":"!SEARCH","target":"hostel","rank":2}],"meta":{"req_id":"abcd1234","trace":{"hop":1}}}"#;
+        let out = run(doc, FileKind::SilpJson, Target::Json).unwrap();
+        assert_eq!(
+            out,
+            "{\"intent\":\"!BOOK\",\"act\":\"room\",\"constraints\":[{\"type\":\"budget\",\"value\":\"90\",\"operator\":\"<=\",\"unit\":\"EUR\"}],\"alternatives\":[{\"action\":\"!SEARCH\",\"target\":\"hostel\",\"rank\":2}]}\n"
+        );
+        let out = run(doc, FileKind::SilpJson, Target::Ir).unwrap();
+        assert!(
+            out.contains("{\"id\":\"act\",\"value\":\"room\",\"note\":\"quiet\"}"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\"req_id\":\"abcd1234\",\"trace\":{\"hop\":1}}"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn json_inputs_keep_document_ids_and_hash_frontend_text() {
         let doc = r#"{"intent":"!START","entities":[],"meta":{"req_id":"abcd1234"}}"#;
         let out = run(doc, FileKind::SilpJson, Target::Ir).unwrap();

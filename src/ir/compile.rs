@@ -7,7 +7,7 @@
 //! the same. [`code_losses`] lists what the code frontend cannot carry (SL502), and
 //! [`Semantics`] is the part of an IR that `decode(compile(ir))` must preserve.
 
-use crate::ir::{Alternative, Constraint, Entity, Ir, Origin, Text};
+use crate::ir::{Alternative, Constraint, Entity, Extra, Ir, Origin, Text};
 use crate::source::Span;
 use crate::syntax::code::KEYWORDS;
 
@@ -265,50 +265,79 @@ fn string_array(values: &[&str]) -> String {
     format!("[{}]", items.join(","))
 }
 
-/// Writes `{"k":"v",...}` from optional string members, skipping absent ones.
-fn object(members: &[(&str, Option<&str>)]) -> String {
-    let items: Vec<String> = members
-        .iter()
-        .filter_map(|(key, value)| {
-            value.map(|v| format!("{}:{}", json_string(key), json_string(v)))
-        })
-        .collect();
-    format!("{{{}}}", items.join(","))
+/// The members of a JSON object being written, each as `"key":value`.
+#[derive(Default)]
+struct Members(Vec<String>);
+
+impl Members {
+    fn string(&mut self, key: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.0
+                .push(format!("{}:{}", json_string(key), json_string(value)));
+        }
+    }
+
+    /// An extra member; `null` is left out, as the reference leaves out `None`.
+    fn extra(&mut self, extra: &Extra) {
+        let (key, value) = &extra.node;
+        if !value.is_null() {
+            let value = serde_json::to_string(value).unwrap_or_else(|_| "null".to_string());
+            self.0.push(format!("{}:{value}", json_string(key)));
+        }
+    }
+
+    fn extras(&mut self, extras: &[Extra]) {
+        for extra in extras {
+            self.extra(extra);
+        }
+    }
+
+    fn finish(self) -> String {
+        format!("{{{}}}", self.0.join(","))
+    }
 }
 
 fn optional(value: &Option<Text>) -> Option<&str> {
     value.as_ref().map(|v| v.as_str())
 }
 
-/// A constraint as the reference dumps it: `type`, `value`, `time`, then its extra
-/// fields (`subject`, `operator`) in the order they were written.
+/// A constraint as the reference dumps it: `type`, `value`, `time`, then the fields
+/// its model has no slot for (`subject`, `operator` and any other) in the order
+/// they were written.
 fn constraint_object(c: &Constraint) -> String {
-    let subject = ("subject", optional(&c.subject));
-    let operator = ("operator", optional(&c.operator));
-    let operator_first = match (&c.subject, &c.operator) {
-        (Some(s), Some(o)) => o.span.start < s.span.start,
-        _ => false,
-    };
-    let (first, second) = if operator_first {
-        (operator, subject)
-    } else {
-        (subject, operator)
-    };
-    object(&[
-        ("type", Some(c.kind.as_str())),
-        ("value", Some(c.value.as_str())),
-        ("time", optional(&c.time)),
-        first,
-        second,
-    ])
+    let mut out = Members::default();
+    out.string("type", Some(c.kind.as_str()));
+    out.string("value", Some(c.value.as_str()));
+    out.string("time", optional(&c.time));
+    enum Member<'a> {
+        Named(&'static str, &'a Text),
+        Extra(&'a Extra),
+    }
+    let mut rest: Vec<(usize, Member)> = Vec::new();
+    if let Some(subject) = &c.subject {
+        rest.push((subject.span.start, Member::Named("subject", subject)));
+    }
+    if let Some(operator) = &c.operator {
+        rest.push((operator.span.start, Member::Named("operator", operator)));
+    }
+    rest.extend(c.extra.iter().map(|e| (e.span.start, Member::Extra(e))));
+    rest.sort_by_key(|(at, _)| *at);
+    for (_, member) in rest {
+        match member {
+            Member::Named(key, value) => out.string(key, Some(value.as_str())),
+            Member::Extra(extra) => out.extra(extra),
+        }
+    }
+    out.finish()
 }
 
 fn alternative_object(a: &Alternative) -> String {
-    object(&[
-        ("action", Some(a.action.as_str())),
-        ("target", optional(&a.target)),
-        ("location", optional(&a.location)),
-    ])
+    let mut out = Members::default();
+    out.string("action", Some(a.action.as_str()));
+    out.string("target", optional(&a.target));
+    out.string("location", optional(&a.location));
+    out.extras(&a.extra);
+    out.finish()
 }
 
 // ---------------------------------------------------------------------------
@@ -425,11 +454,12 @@ pub fn ir_document(ir: &Ir) -> Result<String, CompileError> {
                 None if mark_act && e.id.as_str() == "act" => Some(intent),
                 None => None,
             };
-            object(&[
-                ("id", Some(e.id.as_str())),
-                ("value", Some(e.value.as_str())),
-                ("action", action),
-            ])
+            let mut out = Members::default();
+            out.string("id", Some(e.id.as_str()));
+            out.string("value", Some(e.value.as_str()));
+            out.string("action", action);
+            out.extras(&e.extra);
+            out.finish()
         })
         .collect();
     let constraints: Vec<String> = ir.constraints.iter().map(constraint_object).collect();
@@ -459,6 +489,9 @@ pub fn ir_document(ir: &Ir) -> Result<String, CompileError> {
             meta_members.push(format!("{}:{}", json_string(key), json_string(value)));
         }
     }
+    let mut extras = Members::default();
+    extras.extras(&meta.extra);
+    meta_members.extend(extras.0);
     Ok(format!(
         "{{\"silp\":{},\"version\":{},\"intent\":{},\"entities\":[{}],\"constraints\":[{}],\"alternatives\":[{}],\"meta\":{{{}}}}}",
         json_string(optional(&ir.silp).unwrap_or("v1")),
