@@ -3,7 +3,8 @@
 //! `decode(compile(ir))` equals `ir` on intent, primary entities (id, value),
 //! secondary entities (value, action), constraints (type, value, time, operator,
 //! subject) and alternatives:
-//! - through the code frontend exactly when SL502 reports nothing (both directions);
+//! - through the code frontend exactly when SL502 reports nothing (both directions),
+//!   for action codes of the schema's shape `![A-Z][A-Z_]*` (others are SL103's);
 //! - through the JSON frontend always, given distinct primary ids that are not the
 //!   frontend's own keys (SL405 covers repeated ids).
 

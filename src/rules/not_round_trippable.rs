@@ -19,7 +19,8 @@ declare_rule! {
     ///   value starting `t+`/`t-` (read as a time), or a time not starting with
     ///   `t+`/`t-` without a subject (read as subject and value);
     /// - an action code whose function name is a keyword (`if`, `and`, `else`,
-    ///   `then`, `with`) or does not upper-case back to it.
+    ///   `then`, `with`); a malformed action code such as `!cancel` is reported by
+    ///   `malformed-action-code` (SL103) instead.
     ///
     /// ## Why is this bad?
     /// SILP promises a lossless codec: `decode(compile(ir))` must equal `ir` for the
