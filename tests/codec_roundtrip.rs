@@ -413,3 +413,33 @@ fn the_generator_covers_both_outcomes() {
         "{with_secondary} {with_alternatives}"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// `convert` answers every input, of every kind, with output or an error whose
+    /// span lies in the text: it never panics.
+    #[test]
+    fn convert_never_panics(
+        text in r#"[a-z!(),;:@=<>{}\[\]" \n#tT+1é北\u{feff}]{0,60}"#,
+        kind in prop::sample::select(vec![
+            FileKind::Silp,
+            FileKind::SilpJson,
+            FileKind::SilpJsonl,
+            FileKind::Markdown,
+            FileKind::Slip,
+        ]),
+    ) {
+        for target in [
+            convert::Target::Code,
+            convert::Target::Json,
+            convert::Target::Ir,
+            convert::Target::Natural,
+        ] {
+            if let Err(error) = convert::convert(&text, kind, target, 8) {
+                prop_assert!(error.span.end <= text.len());
+                prop_assert!(error.span.start <= error.span.end);
+            }
+        }
+    }
+}
