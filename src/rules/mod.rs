@@ -27,6 +27,7 @@ mod nlip_envelope_violation;
 mod nlip_key_case;
 mod non_portable_payload;
 mod nonstandard_syntax;
+mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;
