@@ -24,6 +24,8 @@ STARTED=$SECONDS
 
 TARGET="$ROOT/target"
 VENV="$TARGET/pre-commit-venv"
+# try-repo itself keeps nothing there; set so that no state of this test lands in
+# ~/.cache/pre-commit.
 export PRE_COMMIT_HOME="$TARGET/pre-commit-home"
 HOOK_TARGET="${CARGO_TARGET_DIR:-$TARGET}/pre-commit-hook"
 export CARGO_TARGET_DIR="$HOOK_TARGET"
@@ -32,6 +34,11 @@ export PRE_COMMIT_COLOR=never NO_COLOR=1
 
 say() { printf '%s\n' "$*"; }
 elapsed() { local s=$((SECONDS - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+
+if ! command -v cargo >/dev/null; then
+  say "error: cargo is not on PATH: the language: rust hooks build with the system cargo" >&2
+  exit 2
+fi
 
 # --- the checkout under test ---------------------------------------------------------
 if ! git -C "$ROOT" ls-files --error-unmatch .pre-commit-hooks.yaml >/dev/null 2>&1; then
