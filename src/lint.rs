@@ -415,17 +415,12 @@ impl<'a> Linter<'_, 'a> {
 }
 
 fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
-    let found = match node.value {
-        JsonValue::Null => "null",
-        JsonValue::Bool(_) => "a boolean",
-        JsonValue::Number(_) => "a number",
-        JsonValue::String(_) => "a string",
-        JsonValue::Array(_) => "an array",
-        JsonValue::Object(_) => "an object",
-    };
     SyntaxError::new(
         node.span.clone(),
-        format!("expected {place} to be a payload object, found {found}"),
+        format!(
+            "expected {place} to be a payload object, found {}",
+            node.type_name()
+        ),
     )
 }
 

@@ -27,6 +27,7 @@ mod nlip_envelope_violation;
 mod nlip_key_case;
 mod non_portable_payload;
 mod nonstandard_syntax;
+mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;
@@ -196,7 +197,7 @@ impl<'a> Context<'a> {
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.settings.severity(rule),
-            message: message.into(),
+            message: crate::unicode::visible(&message.into()).into_owned(),
             help: None,
             span,
             fix: None,
@@ -220,13 +221,36 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Reports one invisible or control character at byte `start` by its name and code
+/// point, with the safe fix that deletes it (SL201, SL203, SL204).
+pub(crate) fn report_deletable_char(
+    ctx: &mut Context,
+    rule: &'static RuleMeta,
+    start: usize,
+    c: char,
+    name: &str,
+    help: &str,
+) {
+    let at = start..start + c.len_utf8();
+    ctx.report(
+        rule,
+        at.clone(),
+        format!("{name} {}", crate::unicode::code_point(c)),
+    )
+    .help(help)
+    .fix(Fix::safe(
+        format!("delete the {name}"),
+        vec![crate::diagnostics::Edit::delete(at)],
+    ));
+}
+
 /// A just-recorded diagnostic, to attach help text or a fix to.
 pub struct Reported<'a>(Option<&'a mut Diagnostic>);
 
 impl Reported<'_> {
     pub fn help(mut self, help: impl Into<String>) -> Self {
         if let Some(d) = self.0.as_mut() {
-            d.help = Some(help.into());
+            d.help = Some(crate::unicode::visible(&help.into()).into_owned());
         }
         self
     }
@@ -290,7 +314,7 @@ impl RunContext<'_> {
             Diagnostic {
                 rule,
                 severity: settings.severity(rule),
-                message,
+                message: crate::unicode::visible(&message).into_owned(),
                 help: None,
                 span,
                 fix: None,
