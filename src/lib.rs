@@ -8,6 +8,8 @@
 //! and the language server both call).
 
 pub mod diagnostics;
+pub mod fix;
+pub mod format;
 pub mod ir;
 pub mod lint;
 pub mod rules;
@@ -18,3 +20,4 @@ pub mod source;
 pub mod syntax;
 pub mod vocabulary;
 pub mod walk;
+pub mod write;

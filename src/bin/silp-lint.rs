@@ -7,6 +7,7 @@ use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::run::{self, StdinSource};
 use silp_lint::settings::Settings;
+use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -32,6 +33,9 @@ struct Cli {
 enum Command {
     /// Lint files and directories (the default command)
     Check(CheckArgs),
+    /// Rewrite code-frontend and SLIP payloads (`.silp`, `.slip`, and `silp`/`slip`
+    /// blocks in Markdown) to canonical form
+    Fmt(FmtArgs),
     /// Print a rule's documentation (by code, e.g. SL101, or name)
     Rule {
         /// The rule's code or name
@@ -63,6 +67,22 @@ struct CheckArgs {
     /// When to colour human output (NO_COLOR turns colour off under `auto`)
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Apply safe fixes in place, then report what remains
+    #[arg(long)]
+    fix: bool,
+    /// With --fix, also apply unsafe fixes (which may change what a payload means);
+    /// implies --fix
+    #[arg(long)]
+    unsafe_fixes: bool,
+}
+
+#[derive(clap::Args)]
+struct FmtArgs {
+    /// Files or directories to format [default: .]
+    paths: Vec<String>,
+    /// Change nothing; list the files that would be reformatted and exit 1 if any
+    #[arg(long)]
+    check: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -72,7 +92,7 @@ enum ColorChoice {
     Never,
 }
 
-const COMMANDS: [&str; 5] = ["check", "rule", "rules", "help", "lsp"];
+const COMMANDS: [&str; 6] = ["check", "fmt", "rule", "rules", "help", "lsp"];
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
@@ -85,6 +105,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(args);
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Fmt(args) => fmt(args),
         Command::Rule { code } => rule(&code),
         Command::Rules => rules(),
     }
@@ -92,13 +113,25 @@ fn main() -> ExitCode {
 
 fn check(args: CheckArgs) -> ExitCode {
     let settings = Settings {
-        select: args.select.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        ignore: args.ignore.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        select: args
+            .select
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        ignore: args
+            .ignore
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
         ..Settings::default()
     };
     for selector in settings.select.iter().chain(&settings.ignore) {
         let known = selector.eq_ignore_ascii_case("ALL")
-            || RULES.iter().any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
+            || RULES
+                .iter()
+                .any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
         if !known {
             eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
             return ExitCode::from(2);
@@ -113,12 +146,38 @@ fn check(args: CheckArgs) -> ExitCode {
             eprintln!("error: cannot read standard input: {error}");
             return ExitCode::from(2);
         }
-        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
         stdin = Some(StdinSource { name, text });
     } else if paths.is_empty() {
         paths.push(".".to_string());
     }
+    let mut errors = Vec::new();
+    let fix = args.fix || args.unsafe_fixes;
+    let mut fixed_line = None;
+    if fix {
+        if stdin.is_some() {
+            eprintln!("error: --fix rewrites files in place and cannot fix standard input");
+            return ExitCode::from(2);
+        }
+        let fixed = fix::fix_paths(&paths, &settings, args.unsafe_fixes);
+        let count = fixed.applied();
+        fixed_line = Some(format!(
+            "Fixed {count} diagnostic{} in {} file{}.",
+            if count == 1 { "" } else { "s" },
+            fixed.files.len(),
+            if fixed.files.len() == 1 { "" } else { "s" }
+        ));
+        errors.extend(fixed.errors);
+    }
     let run = run::check(&paths, stdin, &settings);
+    for error in &run.errors {
+        if !errors.contains(error) {
+            errors.push(error.clone());
+        }
+    }
     let views: Vec<FileDiagnostics> = run
         .files
         .iter()
@@ -132,11 +191,27 @@ fn check(args: CheckArgs) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut written = render::write(&mut out, &views, args.output_format, color);
+    let mut written = Ok(());
+    if let Some(line) = &fixed_line {
+        // Machine-readable formats keep stdout for the diagnostics alone.
+        if args.output_format == OutputFormat::Human {
+            if !args.quiet {
+                written = writeln!(out, "{line}");
+            }
+        } else {
+            eprintln!("{line}");
+        }
+    }
+    if written.is_ok() {
+        written = render::write(&mut out, &views, args.output_format, color);
+    }
     if written.is_ok() && args.output_format == OutputFormat::Human && !args.quiet {
         written = writeln!(out, "{}", render::summary(&views));
     }
@@ -146,10 +221,10 @@ fn check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    for error in &run.errors {
+    for error in &errors {
         eprintln!("error: {error}");
     }
-    if !run.errors.is_empty() {
+    if !errors.is_empty() {
         ExitCode::from(2)
     } else if run
         .files
@@ -157,6 +232,49 @@ fn check(args: CheckArgs) -> ExitCode {
         .flat_map(|f| &f.diagnostics)
         .any(|d| d.severity.fails_check())
     {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn fmt(args: FmtArgs) -> ExitCode {
+    let mut paths = args.paths;
+    if paths.is_empty() {
+        paths.push(".".to_string());
+    }
+    let run = format::format_paths(&paths, args.check);
+    let changed = run.files.iter().filter(|f| f.changed).count();
+    let unchanged = run.files.len() - changed;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    for file in run.files.iter().filter(|f| f.changed) {
+        if args.check {
+            println!("Would reformat: {}", file.path);
+        } else {
+            println!("Reformatted: {}", file.path);
+        }
+    }
+    let verb = if args.check {
+        "would be reformatted"
+    } else {
+        "reformatted"
+    };
+    let kept = if args.check {
+        "already formatted"
+    } else {
+        "left unchanged"
+    };
+    println!(
+        "{changed} file{} {verb}, {unchanged} file{} {kept}",
+        plural(changed),
+        plural(unchanged)
+    );
+    for error in &run.errors {
+        eprintln!("error: {error}");
+    }
+    if !run.errors.is_empty() {
+        ExitCode::from(2)
+    } else if args.check && changed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -188,7 +306,13 @@ fn rules() -> ExitCode {
             Severity::Info => "info",
             Severity::Hint => "hint",
         };
-        println!("{}  {:<26} {:<8} {}", meta.code, meta.name, severity, meta.summary());
+        println!(
+            "{}  {:<26} {:<8} {}",
+            meta.code,
+            meta.name,
+            severity,
+            meta.summary()
+        );
     }
     ExitCode::SUCCESS
 }

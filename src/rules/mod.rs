@@ -20,6 +20,7 @@ mod invalid_session_id;
 mod invalid_syntax;
 mod lossy_frontend_negation;
 mod malformed_action_code;
+mod non_canonical_form;
 mod non_portable_payload;
 mod nonstandard_syntax;
 mod null_optional_field;

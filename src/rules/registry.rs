@@ -23,6 +23,7 @@ pub static RULES: &[&dyn Rule] = &[
     &null_optional_field::NullOptionalField,
     &lossy_frontend_negation::LossyFrontendNegation,
     &invalid_heartbeat::InvalidHeartbeat,
+    &non_canonical_form::NonCanonicalForm,
     &nonstandard_syntax::NonstandardSyntax,
     &unknown_anchor::UnknownAnchor,
     &fallback_without_payload::FallbackWithoutPayload,
