@@ -57,10 +57,7 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) 
         errors: walked.errors,
         ..CheckRun::default()
     };
-    let mut results: Vec<(
-        Result<CheckedFile, String>,
-        Vec<(String, crate::source::Span)>,
-    )> = walked
+    let mut results: Vec<(Result<CheckedFile, String>, Vec<(String, crate::source::Span)>)> = walked
         .files
         .par_iter()
         .map(|file| match read_source(&file.path) {
@@ -104,10 +101,7 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) 
     run
 }
 
-type Linted = (
-    Result<CheckedFile, String>,
-    Vec<(String, crate::source::Span)>,
-);
+type Linted = (Result<CheckedFile, String>, Vec<(String, crate::source::Span)>);
 
 fn lint_one(path: String, kind: FileKind, text: String, settings: &Settings) -> Linted {
     let lint = lint_text(&text, kind, settings);

@@ -70,12 +70,8 @@ fn walk_directory(root: &str, walk: &mut Walk) {
 
 fn describe_walk_error(error: &ignore::Error) -> String {
     match error {
-        ignore::Error::WithPath { path, err } => {
-            format!("{}: {}", path.display(), describe_walk_error(err))
-        }
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            describe_walk_error(err)
-        }
+        ignore::Error::WithPath { path, err } => format!("{}: {}", path.display(), describe_walk_error(err)),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => describe_walk_error(err),
         ignore::Error::Io(io) => describe_io(io),
         other => other.to_string(),
     }

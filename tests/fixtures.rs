@@ -58,8 +58,5 @@ fn every_rule_has_fixtures_and_they_render_as_snapshotted() {
             });
         }
     }
-    assert!(
-        missing.is_empty(),
-        "rules without a fixture folder: {missing:?}"
-    );
+    assert!(missing.is_empty(), "rules without a fixture folder: {missing:?}");
 }

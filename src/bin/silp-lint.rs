@@ -113,25 +113,13 @@ fn main() -> ExitCode {
 
 fn check(args: CheckArgs) -> ExitCode {
     let settings = Settings {
-        select: args
-            .select
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
-        ignore: args
-            .ignore
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
+        select: args.select.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        ignore: args.ignore.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         ..Settings::default()
     };
     for selector in settings.select.iter().chain(&settings.ignore) {
         let known = selector.eq_ignore_ascii_case("ALL")
-            || RULES
-                .iter()
-                .any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
+            || RULES.iter().any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
         if !known {
             eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
             return ExitCode::from(2);
@@ -146,10 +134,7 @@ fn check(args: CheckArgs) -> ExitCode {
             eprintln!("error: cannot read standard input: {error}");
             return ExitCode::from(2);
         }
-        let name = args
-            .stdin_filename
-            .clone()
-            .unwrap_or_else(|| "-".to_string());
+        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
         stdin = Some(StdinSource { name, text });
     } else if paths.is_empty() {
         paths.push(".".to_string());
@@ -191,10 +176,7 @@ fn check(args: CheckArgs) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -306,13 +288,7 @@ fn rules() -> ExitCode {
             Severity::Info => "info",
             Severity::Hint => "hint",
         };
-        println!(
-            "{}  {:<26} {:<8} {}",
-            meta.code,
-            meta.name,
-            severity,
-            meta.summary()
-        );
+        println!("{}  {:<26} {:<8} {}", meta.code, meta.name, severity, meta.summary());
     }
     ExitCode::SUCCESS
 }

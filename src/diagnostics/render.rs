@@ -87,12 +87,7 @@ fn json_diagnostics<'a>(file: &'a FileDiagnostics<'a>) -> impl Iterator<Item = J
 }
 
 /// Writes `files` (already sorted by path, diagnostics by position) in `format`.
-pub fn write(
-    out: &mut dyn Write,
-    files: &[FileDiagnostics],
-    format: OutputFormat,
-    color: bool,
-) -> io::Result<()> {
+pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputFormat, color: bool) -> io::Result<()> {
     match format {
         OutputFormat::Json => {
             let all: Vec<JsonDiagnostic> = files.iter().flat_map(json_diagnostics).collect();
@@ -111,11 +106,7 @@ pub fn write(
                 let index = LineIndex::new(file.text);
                 for d in file.diagnostics {
                     let at = index.location(file.text, d.span.start);
-                    writeln!(
-                        out,
-                        "{}:{}:{}: {} {}",
-                        file.path, at.line, at.column, d.rule.code, d.message
-                    )?;
+                    writeln!(out, "{}:{}:{}: {} {}", file.path, at.line, at.column, d.rule.code, d.message)?;
                 }
             }
             Ok(())
@@ -163,9 +154,7 @@ pub fn write(
 
 /// Workflow-command data escaping (`%`, CR, LF).
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Workflow-command property escaping (data escaping plus `:` and `,`).
@@ -173,12 +162,7 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn human(
-    out: &mut dyn Write,
-    file: &FileDiagnostics,
-    d: &Diagnostic,
-    color: bool,
-) -> io::Result<()> {
+fn human(out: &mut dyn Write, file: &FileDiagnostics, d: &Diagnostic, color: bool) -> io::Result<()> {
     use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
     let (kind, tint) = match d.severity {
         Severity::Error => (ReportKind::Error, Color::Red),
@@ -189,11 +173,7 @@ fn human(
     let path = file.path.to_string();
     let span = clamp(file.text, d.span.clone());
     let mut report = Report::build(kind, (path.clone(), span.clone()))
-        .with_config(
-            Config::new()
-                .with_index_type(IndexType::Byte)
-                .with_color(color),
-        )
+        .with_config(Config::new().with_index_type(IndexType::Byte).with_color(color))
         .with_code(d.rule.code)
         .with_message(&d.message)
         .with_label(
@@ -247,20 +227,12 @@ pub fn summary(files: &[FileDiagnostics]) -> String {
     ] {
         let n = count(severity);
         if n > 0 {
-            let plural = if n == 1 || matches!(severity, Severity::Info) {
-                ""
-            } else {
-                "s"
-            };
+            let plural = if n == 1 || matches!(severity, Severity::Info) { "" } else { "s" };
             parts.push(format!("{n} {noun}{plural}"));
         }
     }
     let fixable = all()
-        .filter(|d| {
-            d.fix
-                .as_ref()
-                .is_some_and(|f| f.applicability == super::Applicability::Safe)
-        })
+        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == super::Applicability::Safe))
         .count();
     let mut line = format!("Found {}.", parts.join(", "));
     if fixable > 0 {
