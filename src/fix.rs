@@ -81,11 +81,24 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
+    fix_with(text, kind, unsafe_fixes, &|current| {
+        lint_text(current, kind, settings).diagnostics
+    })
+}
+
+/// [`fix_text`] with the linting step given: `lint` returns the diagnostics of a
+/// text of `kind` (what the language server or a test supplies).
+pub fn fix_with(
+    text: &str,
+    kind: FileKind,
+    unsafe_fixes: bool,
+    lint: &dyn Fn(&str) -> Vec<Diagnostic>,
+) -> Result<Fixed, String> {
     let mut current = text.to_string();
     let mut applied = 0;
     for _ in 0..MAX_ROUNDS {
-        let lint = lint_text(&current, kind, settings);
-        let chosen = choose(&current, &lint.diagnostics, unsafe_fixes);
+        let diagnostics = lint(&current);
+        let chosen = choose(&current, &diagnostics, unsafe_fixes);
         if chosen.is_empty() {
             break;
         }
