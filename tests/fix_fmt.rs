@@ -604,3 +604,34 @@ fn fix_refuses_standard_input() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("standard input"));
 }
+
+#[test]
+fn fmt_formats_standard_input_to_standard_output() {
+    use std::io::Write;
+    let run = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let output = run(&["fmt", "-"], "start( a )\r\n");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "start(a)\r\n");
+    let output = run(
+        &["fmt", "--stdin-filename", "x.slip", "-"],
+        "SLIP  v1 a b Accept\n",
+    );
+    assert_eq!(stdout(&output), "SLIP v1 a b Accept\n");
+    let output = run(&["fmt", "--check", "-"], "start( a )\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("Would reformat: -"));
+}

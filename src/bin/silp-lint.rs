@@ -7,6 +7,7 @@ use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::run::{self, StdinSource};
 use silp_lint::settings::Settings;
+use silp_lint::source::FileKind;
 use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
@@ -78,11 +79,14 @@ struct CheckArgs {
 
 #[derive(clap::Args)]
 struct FmtArgs {
-    /// Files or directories to format [default: .]
+    /// Files or directories to format; `-` formats standard input to standard output [default: .]
     paths: Vec<String>,
     /// Change nothing; list the files that would be reformatted and exit 1 if any
     #[arg(long)]
     check: bool,
+    /// The file name that standard input stands for: sets its kind (default: a .silp file)
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -222,6 +226,13 @@ fn check(args: CheckArgs) -> ExitCode {
 
 fn fmt(args: FmtArgs) -> ExitCode {
     let mut paths = args.paths;
+    if paths.iter().any(|p| p == "-") {
+        if paths.len() > 1 {
+            eprintln!("error: `-` (standard input) cannot be formatted together with other paths");
+            return ExitCode::from(2);
+        }
+        return fmt_stdin(args.stdin_filename.as_deref().unwrap_or("-"), args.check);
+    }
     if paths.is_empty() {
         paths.push(".".to_string());
     }
@@ -260,6 +271,41 @@ fn fmt(args: FmtArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Formats standard input to standard output (or, with `check`, only says whether it
+/// would change).
+fn fmt_stdin(name: &str, check: bool) -> ExitCode {
+    let mut bytes = Vec::new();
+    if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+        eprintln!("error: cannot read standard input: {error}");
+        return ExitCode::from(2);
+    }
+    let text = match run::decode_utf8(name, bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let kind = FileKind::from_path(name).unwrap_or(FileKind::Silp);
+    let formatted = format::format_text(&text, kind);
+    if check {
+        if formatted == text {
+            return ExitCode::SUCCESS;
+        }
+        println!("Would reformat: {name}");
+        return ExitCode::from(1);
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(formatted.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: cannot write output: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 
