@@ -16,7 +16,8 @@
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::{lint_text, strip_trailing_comment};
+use crate::lint::{lint_text, split_trailing_comment};
+use crate::run::CheckOptions;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
@@ -198,7 +199,7 @@ fn meanings_in(text: &str, kind: FileKind, span: Span, out: &mut Vec<PayloadMean
                 if line.is_blank_or_comment() {
                     continue;
                 }
-                let payload = strip_trailing_comment(line.text);
+                let payload = split_trailing_comment(line.text).0;
                 let meaning = if ping::is_probe(payload) {
                     let (_, errors) = ping::parse_probe(payload, line.start);
                     errors
@@ -435,15 +436,20 @@ impl FixRun {
 
 /// Applies the fixes of every file under `paths` in place. Only files that change
 /// are written, each atomically.
-pub fn fix_paths(paths: &[String], settings: &Settings, unsafe_fixes: bool) -> FixRun {
+/// Each file is linted with the settings of its configuration, as `check` does.
+pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -> FixRun {
     use rayon::prelude::*;
-    let walked = crate::walk::walk(paths);
+    let walked = crate::walk::walk(paths, &options.resolver, options.force_exclude);
     let results: Vec<Result<Option<FixedFile>, String>> = walked
         .files
         .par_iter()
         .map(|file| {
+            let settings = options
+                .resolver
+                .settings_for(std::path::Path::new(&file.path))
+                .map_err(|e| e.to_string())?;
             let text = crate::run::read_source(&file.path)?;
-            let fixed = fix_text(&text, file.kind, settings, unsafe_fixes)
+            let fixed = fix_text(&text, file.kind, &settings, unsafe_fixes)
                 .map_err(|error| format!("{}: {error}; file left unchanged", file.path))?;
             if fixed.text == text {
                 return Ok(None);

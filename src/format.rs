@@ -21,7 +21,7 @@
 //! means. A line that fails the check is left as it is.
 
 use crate::diagnostics::Edit;
-use crate::lint::strip_trailing_comment;
+use crate::lint::split_trailing_comment;
 use crate::source::{floor_char_boundary, FileKind, Span};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
 use crate::syntax::lines::lines;
@@ -167,9 +167,9 @@ pub fn print_slip(message: &Message) -> String {
 /// Splits a `.silp` line into its payload (trailing white space removed) and its
 /// trailing comment (from `#`, trailing white space removed), as the linter reads it.
 fn split_comment(line: &str) -> (&str, Option<&str>) {
-    let payload = strip_trailing_comment(line);
-    let rest = line.get(payload.len()..).unwrap_or("").trim();
-    (payload, (!rest.is_empty()).then_some(rest))
+    let (payload, hash) = split_trailing_comment(line);
+    let comment = hash.and_then(|i| line.get(i..)).map(str::trim_end);
+    (payload, comment)
 }
 
 /// The canonical line for a code payload already parsed from `line`, without
@@ -213,7 +213,7 @@ pub fn format_silp_line(line: &str) -> Option<String> {
     // The rewritten line must read back as the same payload: the same tokens, and
     // the comment starting where it did (a `#` word must not turn into a comment).
     let same_tokens = tokens(payload).eq(tokens(&printed));
-    let same_payload = strip_trailing_comment(&formatted) == printed
+    let same_payload = split_trailing_comment(&formatted).0 == printed
         && split_comment(&formatted).1 == comment
         && !ping::is_probe(&printed);
     (same_tokens && same_payload).then_some(formatted)
@@ -373,10 +373,16 @@ pub struct FormatRun {
 
 /// Formats the `.silp`, `.slip` and Markdown files under `paths` in place, or with
 /// `check` only reports which would change. A file is written only when it changes,
-/// atomically, after checking that every payload still means the same.
-pub fn format_paths(paths: &[String], check: bool) -> FormatRun {
+/// atomically, after checking that every payload still means the same. Files are
+/// found as `check` finds them (configuration `exclude` included); rule selection
+/// does not apply: fmt always prints the canonical form.
+pub fn format_paths(
+    paths: &[String],
+    options: &crate::run::CheckOptions,
+    check: bool,
+) -> FormatRun {
     use rayon::prelude::*;
-    let walked = crate::walk::walk(paths);
+    let walked = crate::walk::walk(paths, &options.resolver, options.force_exclude);
     let results: Vec<Result<FormattedFile, String>> = walked
         .files
         .par_iter()

@@ -7,6 +7,7 @@
 //! model) → [`rules`] → [`diagnostics`] → [`lint`] (the one entry point that the CLI
 //! and the language server both call).
 
+pub mod config;
 pub mod diagnostics;
 pub mod fix;
 pub mod format;
@@ -18,6 +19,7 @@ pub mod schema;
 pub mod settings;
 pub mod source;
 pub mod syntax;
+pub mod unicode;
 pub mod vocabulary;
 pub mod walk;
 pub mod write;

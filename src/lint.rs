@@ -10,6 +10,7 @@ use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
+use crate::syntax::suppression::{self, Suppression};
 use crate::syntax::{code, markdown, ping, slip, SyntaxError};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
@@ -31,6 +32,7 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
         rules: &rules,
         ctx: Context::new(text, settings),
         req_ids: Vec::new(),
+        suppressions: Vec::new(),
     };
     // A byte-order mark is not part of any payload.
     let body_start = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -47,6 +49,7 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
     } else {
         linter.region(kind, body_start..text.len());
     }
+    linter.apply_suppressions();
     let Linter { ctx, req_ids, .. } = linter;
     let mut diagnostics = ctx.into_diagnostics();
     sort_and_dedup(&mut diagnostics);
@@ -136,6 +139,7 @@ struct Linter<'r, 'a> {
     rules: &'r [&'r dyn Rule],
     ctx: Context<'a>,
     req_ids: Vec<(String, Span)>,
+    suppressions: Vec<Suppression>,
 }
 
 impl<'a> Linter<'_, 'a> {
@@ -148,11 +152,26 @@ impl<'a> Linter<'_, 'a> {
         let region = &text[span.clone()];
         match kind {
             FileKind::Silp => {
+                let mut pending = Vec::new();
                 for line in lines(region, span.start) {
-                    if line.is_blank_or_comment() {
+                    if self.comment_line(&line, &mut pending) {
                         continue;
                     }
-                    let payload = strip_trailing_comment(line.text);
+                    let (payload, comment) = split_trailing_comment(line.text);
+                    if let Some(hash) = comment {
+                        let comment_text = &line.text[hash..];
+                        if let Some(codes) =
+                            suppression::parse_codes(comment_text, line.start + hash)
+                        {
+                            let end = line.start + line.text.trim_end().len();
+                            self.suppressions.push(Suppression {
+                                comment: line.start + hash..end,
+                                removal: line.start + payload.len()..end,
+                                codes,
+                                target: line.span(),
+                            });
+                        }
+                    }
                     if ping::is_probe(payload) {
                         let (probe, errors) = ping::parse_probe(payload, line.start);
                         self.syntax_errors(&errors);
@@ -165,10 +184,12 @@ impl<'a> Linter<'_, 'a> {
                         self.code_payload(payload, line.start);
                     }
                 }
+                self.suppressions.append(&mut pending);
             }
             FileKind::Slip => {
+                let mut pending = Vec::new();
                 for line in lines(region, span.start) {
-                    if line.is_blank_or_comment() {
+                    if self.comment_line(&line, &mut pending) {
                         continue;
                     }
                     let parse = slip::parse_message(line.text, line.start);
@@ -179,6 +200,7 @@ impl<'a> Linter<'_, 'a> {
                         }
                     }
                 }
+                self.suppressions.append(&mut pending);
             }
             FileKind::SilpJson => self.json_document(region, span.start, true),
             FileKind::SilpJsonl => {
@@ -193,6 +215,84 @@ impl<'a> Linter<'_, 'a> {
                 self.syntax_errors(&parse.errors);
             }
             FileKind::Markdown => {}
+        }
+    }
+
+    /// Handles a blank or comment line of a line-oriented region: a suppression
+    /// comment waits in `pending` for the next payload line, which it then covers.
+    /// Returns whether the line holds no payload.
+    fn comment_line(
+        &mut self,
+        line: &crate::syntax::lines::Line,
+        pending: &mut Vec<Suppression>,
+    ) -> bool {
+        let trimmed = line.text.trim_start();
+        if trimmed.is_empty() {
+            // A blank line ends what a suppression may cover: it covers nothing.
+            self.suppressions.append(pending);
+            return true;
+        }
+        if !trimmed.starts_with('#') {
+            for mut suppression in pending.drain(..) {
+                suppression.target = line.span();
+                self.suppressions.push(suppression);
+            }
+            return false;
+        }
+        let hash = line.start + line.text.len() - trimmed.len();
+        if let Some(codes) = suppression::parse_codes(trimmed.trim_end(), hash) {
+            let text = self.ctx.text();
+            let mut end = line.start + line.text.len();
+            end += match text.as_bytes().get(end..end + 2) {
+                Some(b"\r\n") => 2,
+                Some([b'\n', _]) | Some([b'\r', _]) => 1,
+                _ => usize::from(end < text.len()),
+            };
+            pending.push(Suppression {
+                comment: hash..line.start + line.text.trim_end().len(),
+                removal: line.start..end,
+                codes,
+                target: line.start..line.start,
+            });
+        }
+        true
+    }
+
+    /// Drops the diagnostics that a suppression covers, then lets rules see which
+    /// suppressions were used (SL801).
+    fn apply_suppressions(&mut self) {
+        if self.suppressions.is_empty() {
+            return;
+        }
+        let mut used: Vec<Vec<bool>> = self
+            .suppressions
+            .iter()
+            .map(|s| vec![false; s.codes.len()])
+            .collect();
+        let suppressions = &self.suppressions;
+        self.ctx.retain(|d| {
+            let start = d.span.start;
+            for (i, suppression) in suppressions.iter().enumerate() {
+                let covers = suppression.target.start <= start
+                    && start <= suppression.target.end
+                    && suppression.target.end > suppression.target.start;
+                if !covers {
+                    continue;
+                }
+                if let Some(j) = suppression
+                    .codes
+                    .iter()
+                    .position(|(c, _)| c.eq_ignore_ascii_case(d.rule.code))
+                {
+                    used[i][j] = true;
+                    return false;
+                }
+            }
+            true
+        });
+        let report: Vec<(Suppression, Vec<bool>)> = self.suppressions.drain(..).zip(used).collect();
+        for rule in self.rules {
+            rule.check_suppressions(&mut self.ctx, &report);
         }
     }
 
@@ -279,14 +379,14 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
     )
 }
 
-/// The payload part of a `.silp` line: a ` #` (white space, then `#`) starts a
-/// trailing comment.
-pub fn strip_trailing_comment(line: &str) -> &str {
+/// Splits a `.silp` line into its payload (trailing white space trimmed) and the
+/// index of the `#` of a trailing comment: ` #` (white space, then `#`) starts one.
+pub fn split_trailing_comment(line: &str) -> (&str, Option<usize>) {
     let bytes = line.as_bytes();
     for i in memchr::memchr_iter(b'#', bytes) {
         if i > 0 && (bytes[i - 1] == b' ' || bytes[i - 1] == b'\t') {
-            return line[..i].trim_end();
+            return (line[..i].trim_end(), Some(i));
         }
     }
-    line.trim_end()
+    (line.trim_end(), None)
 }

@@ -1,12 +1,15 @@
 //! A whole `check` run: read every file (in parallel), lint it, then run the
 //! cross-file rules. Front ends decide only how to show the result.
 
+use crate::config::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, LintedFile};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex};
 use crate::walk::{describe_io, walk};
 use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Arc;
 
 /// One linted file. `text` is kept only when diagnostics need it for display.
 #[derive(Debug)]
@@ -14,6 +17,7 @@ pub struct CheckedFile {
     pub path: String,
     pub kind: FileKind,
     pub text: String,
+    pub settings: Settings,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -50,27 +54,56 @@ pub fn decode_utf8(path: &str, bytes: Vec<u8>) -> Result<String, String> {
     })
 }
 
-/// Lints `paths` (and `stdin`, when given) with `settings`.
-pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) -> CheckRun {
-    let walked = walk(paths);
+/// What files a run lints and how: configuration lookup and CLI overrides.
+pub struct CheckOptions {
+    pub resolver: Arc<Resolver>,
+    /// Apply configuration excludes to explicitly named files too.
+    pub force_exclude: bool,
+}
+
+/// Lints `paths` (and `stdin`, when given), each file with the settings of its
+/// configuration.
+pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOptions) -> CheckRun {
+    let walked = walk(paths, &options.resolver, options.force_exclude);
     let mut run = CheckRun {
         errors: walked.errors,
         ..CheckRun::default()
     };
-    let mut results: Vec<(Result<CheckedFile, String>, Vec<(String, crate::source::Span)>)> = walked
+    let settings_for = |path: &str| {
+        options
+            .resolver
+            .settings_for(Path::new(path))
+            .map_err(|e| e.to_string())
+    };
+    let mut results: Vec<Linted> = walked
         .files
         .par_iter()
-        .map(|file| match read_source(&file.path) {
-            Ok(text) => lint_one(file.path.clone(), file.kind, text, settings),
-            Err(error) => (Err(error), Vec::new()),
+        .map(|file| {
+            let settings = match settings_for(&file.path) {
+                Ok(settings) => settings,
+                Err(error) => return (Err(error), Vec::new()),
+            };
+            match read_source(&file.path) {
+                Ok(text) => lint_one(file.path.clone(), file.kind, text, settings),
+                Err(error) => (Err(error), Vec::new()),
+            }
         })
         .collect();
     if let Some(stdin) = stdin {
         let kind = FileKind::from_path(&stdin.name).unwrap_or(FileKind::Silp);
-        results.push(match decode_utf8(&stdin.name, stdin.text) {
-            Ok(text) => lint_one(stdin.name, kind, text, settings),
-            Err(error) => (Err(error), Vec::new()),
-        });
+        let excluded =
+            options.force_exclude && options.resolver.is_excluded(Path::new(&stdin.name), false);
+        if !excluded {
+            results.push(
+                match (
+                    settings_for(&stdin.name),
+                    decode_utf8(&stdin.name, stdin.text),
+                ) {
+                    (Ok(settings), Ok(text)) => lint_one(stdin.name, kind, text, settings),
+                    (Err(error), _) | (_, Err(error)) => (Err(error), Vec::new()),
+                },
+            );
+        }
     }
     let mut req_ids = Vec::new();
     for (result, ids) in results {
@@ -82,6 +115,8 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) 
             Err(error) => run.errors.push(error),
         }
     }
+    run.errors.sort();
+    run.errors.dedup();
     let views: Vec<LintedFile> = run
         .files
         .iter()
@@ -89,7 +124,7 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) 
         .map(|(file, ids)| LintedFile {
             path: &file.path,
             text: &file.text,
-            settings,
+            settings: &file.settings,
             req_ids: ids,
         })
         .collect();
@@ -101,16 +136,20 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, settings: &Settings) 
     run
 }
 
-type Linted = (Result<CheckedFile, String>, Vec<(String, crate::source::Span)>);
+type Linted = (
+    Result<CheckedFile, String>,
+    Vec<(String, crate::source::Span)>,
+);
 
-fn lint_one(path: String, kind: FileKind, text: String, settings: &Settings) -> Linted {
-    let lint = lint_text(&text, kind, settings);
+fn lint_one(path: String, kind: FileKind, text: String, settings: Settings) -> Linted {
+    let lint = lint_text(&text, kind, &settings);
     // Keep the text only when something will point into it.
     let keep = !lint.diagnostics.is_empty() || !lint.req_ids.is_empty();
     let file = CheckedFile {
         path,
         kind,
         text: if keep { text } else { String::new() },
+        settings,
         diagnostics: lint.diagnostics,
     };
     (Ok(file), lint.req_ids)

@@ -1,8 +1,10 @@
 //! Finding the files of a run: explicit files as given, directories walked like
 //! ripgrep (gitignore-aware, hidden entries skipped), sorted for stable output.
 
+use crate::config::Resolver;
 use crate::source::FileKind;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A file to lint, named as the user named it (joined with the walked part).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,11 +23,18 @@ pub struct Walk {
 
 /// Expands `paths` into the payload files below them, sorted by path. An explicit
 /// file whose kind cannot be told from its name is an error; a walked one is skipped.
-pub fn walk(paths: &[String]) -> Walk {
+/// Configuration `exclude` patterns apply to walked entries, and to explicit paths
+/// too with `force_exclude` (as pre-commit passes files one by one).
+pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> Walk {
     let mut walk = Walk::default();
     for given in paths {
         let path = Path::new(given);
-        match std::fs::metadata(path) {
+        let metadata = std::fs::metadata(path);
+        let is_dir = metadata.as_ref().is_ok_and(|m| m.is_dir());
+        if force_exclude && resolver.is_excluded(path, is_dir) {
+            continue;
+        }
+        match metadata {
             Err(error) => walk.errors.push(format!("{given}: {}", describe_io(&error))),
             Ok(meta) if meta.is_file() => match FileKind::from_path(given) {
                 Some(kind) => walk.files.push(FileToLint {
@@ -36,7 +45,7 @@ pub fn walk(paths: &[String]) -> Walk {
                     "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
                 )),
             },
-            Ok(_) => walk_directory(given, &mut walk),
+            Ok(_) => walk_directory(given, resolver, &mut walk),
         }
     }
     walk.files.sort();
@@ -44,13 +53,18 @@ pub fn walk(paths: &[String]) -> Walk {
     walk
 }
 
-fn walk_directory(root: &str, walk: &mut Walk) {
+fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
+    let filter = Arc::clone(resolver);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
         .git_exclude(true)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            entry.depth() == 0 || !filter.is_excluded(entry.path(), is_dir)
+        })
         .build();
     for entry in walker {
         match entry {
@@ -70,8 +84,12 @@ fn walk_directory(root: &str, walk: &mut Walk) {
 
 fn describe_walk_error(error: &ignore::Error) -> String {
     match error {
-        ignore::Error::WithPath { path, err } => format!("{}: {}", path.display(), describe_walk_error(err)),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => describe_walk_error(err),
+        ignore::Error::WithPath { path, err } => {
+            format!("{}: {}", path.display(), describe_walk_error(err))
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            describe_walk_error(err)
+        }
         ignore::Error::Io(io) => describe_io(io),
         other => other.to_string(),
     }

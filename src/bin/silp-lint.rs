@@ -2,15 +2,17 @@
 //! library's `run::check`.
 
 use clap::{Parser, Subcommand};
+use silp_lint::config::{Overrides, Resolver};
 use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
-use silp_lint::run::{self, StdinSource};
-use silp_lint::settings::Settings;
+use silp_lint::run::{self, CheckOptions, StdinSource};
 use silp_lint::source::FileKind;
 use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -62,6 +64,13 @@ struct CheckArgs {
     /// The file name that standard input stands for: sets its kind and its name in output
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
+    /// Use this configuration file for every input instead of looking for
+    /// silp-lint.toml / pyproject.toml above each file
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Apply the configuration's `exclude` to paths named on the command line too
+    #[arg(long)]
+    force_exclude: bool,
     /// Print diagnostics only, no summary line
     #[arg(long, short)]
     quiet: bool,
@@ -87,6 +96,13 @@ struct FmtArgs {
     /// The file name that standard input stands for: sets its kind (default: a .silp file)
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
+    /// Use this configuration file (for its `exclude`) instead of looking for
+    /// silp-lint.toml / pyproject.toml above each file
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Apply the configuration's `exclude` to paths named on the command line too
+    #[arg(long)]
+    force_exclude: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -116,14 +132,22 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> ExitCode {
-    let settings = Settings {
-        select: args.select.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        ignore: args.ignore.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        ..Settings::default()
+    let selectors = |codes: &[String]| -> Vec<String> {
+        codes
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
     };
-    for selector in settings.select.iter().chain(&settings.ignore) {
+    let overrides = Overrides {
+        select: selectors(&args.select),
+        ignore: selectors(&args.ignore),
+    };
+    for selector in overrides.select.iter().chain(&overrides.ignore) {
         let known = selector.eq_ignore_ascii_case("ALL")
-            || RULES.iter().any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
+            || RULES
+                .iter()
+                .any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
         if !known {
             eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
             return ExitCode::from(2);
@@ -138,20 +162,33 @@ fn check(args: CheckArgs) -> ExitCode {
             eprintln!("error: cannot read standard input: {error}");
             return ExitCode::from(2);
         }
-        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
         stdin = Some(StdinSource { name, text });
     } else if paths.is_empty() {
         paths.push(".".to_string());
     }
+    let resolver = match Resolver::new(args.config.as_deref(), overrides) {
+        Ok(resolver) => Arc::new(resolver),
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = CheckOptions {
+        resolver,
+        force_exclude: args.force_exclude,
+    };
     let mut errors = Vec::new();
-    let fix = args.fix || args.unsafe_fixes;
     let mut fixed_line = None;
-    if fix {
+    if args.fix || args.unsafe_fixes {
         if stdin.is_some() {
             eprintln!("error: --fix rewrites files in place and cannot fix standard input");
             return ExitCode::from(2);
         }
-        let fixed = fix::fix_paths(&paths, &settings, args.unsafe_fixes);
+        let fixed = fix::fix_paths(&paths, &options, args.unsafe_fixes);
         let count = fixed.applied();
         fixed_line = Some(format!(
             "Fixed {count} diagnostic{} in {} file{}.",
@@ -161,7 +198,7 @@ fn check(args: CheckArgs) -> ExitCode {
         ));
         errors.extend(fixed.errors);
     }
-    let run = run::check(&paths, stdin, &settings);
+    let run = run::check(&paths, stdin, &options);
     for error in &run.errors {
         if !errors.contains(error) {
             errors.push(error.clone());
@@ -180,7 +217,10 @@ fn check(args: CheckArgs) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -198,7 +238,12 @@ fn check(args: CheckArgs) -> ExitCode {
     if written.is_ok() {
         written = render::write(&mut out, &views, args.output_format, color);
     }
-    if written.is_ok() && args.output_format == OutputFormat::Human && !args.quiet {
+    let nothing_to_say = views.is_empty() && !errors.is_empty();
+    if written.is_ok()
+        && args.output_format == OutputFormat::Human
+        && !args.quiet
+        && !nothing_to_say
+    {
         written = writeln!(out, "{}", render::summary(&views));
     }
     if let Err(error) = written.and_then(|_| out.flush()) {
@@ -236,7 +281,18 @@ fn fmt(args: FmtArgs) -> ExitCode {
     if paths.is_empty() {
         paths.push(".".to_string());
     }
-    let run = format::format_paths(&paths, args.check);
+    let resolver = match Resolver::new(args.config.as_deref(), Overrides::default()) {
+        Ok(resolver) => Arc::new(resolver),
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = CheckOptions {
+        resolver,
+        force_exclude: args.force_exclude,
+    };
+    let run = format::format_paths(&paths, &options, args.check);
     let changed = run.files.iter().filter(|f| f.changed).count();
     let unchanged = run.files.len() - changed;
     let plural = |n: usize| if n == 1 { "" } else { "s" };
@@ -299,7 +355,10 @@ fn fmt_stdin(name: &str, check: bool) -> ExitCode {
         return ExitCode::from(1);
     }
     let mut out = std::io::stdout().lock();
-    match out.write_all(formatted.as_bytes()).and_then(|()| out.flush()) {
+    match out
+        .write_all(formatted.as_bytes())
+        .and_then(|()| out.flush())
+    {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
@@ -334,7 +393,13 @@ fn rules() -> ExitCode {
             Severity::Info => "info",
             Severity::Hint => "hint",
         };
-        println!("{}  {:<26} {:<8} {}", meta.code, meta.name, severity, meta.summary());
+        println!(
+            "{}  {:<26} {:<8} {}",
+            meta.code,
+            meta.name,
+            severity,
+            meta.summary()
+        );
     }
     ExitCode::SUCCESS
 }

@@ -27,6 +27,8 @@ pub enum OutputFormat {
     JsonLines,
     /// GitHub Actions workflow commands (annotations on pull requests).
     Github,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
 }
 
 #[derive(Serialize)]
@@ -87,7 +89,12 @@ fn json_diagnostics<'a>(file: &'a FileDiagnostics<'a>) -> impl Iterator<Item = J
 }
 
 /// Writes `files` (already sorted by path, diagnostics by position) in `format`.
-pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputFormat, color: bool) -> io::Result<()> {
+pub fn write(
+    out: &mut dyn Write,
+    files: &[FileDiagnostics],
+    format: OutputFormat,
+    color: bool,
+) -> io::Result<()> {
     match format {
         OutputFormat::Json => {
             let all: Vec<JsonDiagnostic> = files.iter().flat_map(json_diagnostics).collect();
@@ -106,7 +113,11 @@ pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputForma
                 let index = LineIndex::new(file.text);
                 for d in file.diagnostics {
                     let at = index.location(file.text, d.span.start);
-                    writeln!(out, "{}:{}:{}: {} {}", file.path, at.line, at.column, d.rule.code, d.message)?;
+                    writeln!(
+                        out,
+                        "{}:{}:{}: {} {}",
+                        file.path, at.line, at.column, d.rule.code, d.message
+                    )?;
                 }
             }
             Ok(())
@@ -141,6 +152,10 @@ pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputForma
             }
             Ok(())
         }
+        OutputFormat::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &sarif(files))?;
+            writeln!(out)
+        }
         OutputFormat::Human => {
             for file in files {
                 for d in file.diagnostics {
@@ -152,9 +167,117 @@ pub fn write(out: &mut dyn Write, files: &[FileDiagnostics], format: OutputForma
     }
 }
 
+/// A SARIF 2.1.0 log: one run, every rule with its documentation and default
+/// level, results with regions in Unicode code points, and fixes.
+pub fn sarif(files: &[FileDiagnostics]) -> serde_json::Value {
+    use serde_json::json;
+    let level = |severity: Severity| match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info | Severity::Hint => "note",
+    };
+    let rules: Vec<serde_json::Value> = crate::rules::registry::RULES
+        .iter()
+        .map(|rule| {
+            let meta = rule.meta();
+            let doc = meta.documentation();
+            json!({
+                "id": meta.code,
+                "name": meta.name,
+                "shortDescription": {"text": meta.summary()},
+                "fullDescription": {"text": doc.split("\n## ").nth(1).map(|s| s.trim_start_matches("What it does").trim()).unwrap_or("")},
+                "help": {"text": doc, "markdown": doc},
+                "defaultConfiguration": {"level": level(meta.severity)},
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for file in files {
+        let index = LineIndex::new(file.text);
+        let uri = artifact_uri(file.path);
+        let region = |span: &std::ops::Range<usize>| {
+            let start = index.location(file.text, span.start);
+            let end = index.location(file.text, span.end);
+            json!({
+                "startLine": start.line,
+                "startColumn": start.column,
+                "endLine": end.line,
+                "endColumn": end.column,
+            })
+        };
+        for d in file.diagnostics {
+            let rule_index = crate::rules::registry::RULES
+                .iter()
+                .position(|r| r.meta().code == d.rule.code)
+                .unwrap_or_default();
+            let message = match &d.help {
+                Some(help) => format!("{} ({help})", d.message),
+                None => d.message.clone(),
+            };
+            let mut result = json!({
+                "ruleId": d.rule.code,
+                "ruleIndex": rule_index,
+                "level": level(d.severity),
+                "message": {"text": message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": region(&d.span),
+                    }
+                }],
+            });
+            if let Some(fix) = &d.fix {
+                result["fixes"] = json!([{
+                    "description": {"text": fix.message},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri},
+                        "replacements": fix.edits.iter().map(|e| json!({
+                            "deletedRegion": region(&e.span),
+                            "insertedContent": {"text": e.content},
+                        })).collect::<Vec<_>>(),
+                    }],
+                }]);
+            }
+            results.push(result);
+        }
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "silp-lint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// A relative URI reference for a path (forward slashes, reserved bytes escaped).
+fn artifact_uri(path: &str) -> String {
+    let mut uri = String::with_capacity(path.len());
+    let absolute = path.starts_with('/');
+    if absolute {
+        uri.push_str("file://");
+    }
+    for byte in path.bytes() {
+        match byte {
+            b'\\' => uri.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => uri.push(byte as char),
+            other => uri.push_str(&format!("%{other:02X}")),
+        }
+    }
+    uri.strip_prefix("./").map(str::to_string).unwrap_or(uri)
+}
+
 /// Workflow-command data escaping (`%`, CR, LF).
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Workflow-command property escaping (data escaping plus `:` and `,`).
@@ -162,7 +285,12 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn human(out: &mut dyn Write, file: &FileDiagnostics, d: &Diagnostic, color: bool) -> io::Result<()> {
+fn human(
+    out: &mut dyn Write,
+    file: &FileDiagnostics,
+    d: &Diagnostic,
+    color: bool,
+) -> io::Result<()> {
     use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
     let (kind, tint) = match d.severity {
         Severity::Error => (ReportKind::Error, Color::Red),
@@ -173,7 +301,11 @@ fn human(out: &mut dyn Write, file: &FileDiagnostics, d: &Diagnostic, color: boo
     let path = file.path.to_string();
     let span = clamp(file.text, d.span.clone());
     let mut report = Report::build(kind, (path.clone(), span.clone()))
-        .with_config(Config::new().with_index_type(IndexType::Byte).with_color(color))
+        .with_config(
+            Config::new()
+                .with_index_type(IndexType::Byte)
+                .with_color(color),
+        )
         .with_code(d.rule.code)
         .with_message(&d.message)
         .with_label(
@@ -227,12 +359,20 @@ pub fn summary(files: &[FileDiagnostics]) -> String {
     ] {
         let n = count(severity);
         if n > 0 {
-            let plural = if n == 1 || matches!(severity, Severity::Info) { "" } else { "s" };
+            let plural = if n == 1 || matches!(severity, Severity::Info) {
+                ""
+            } else {
+                "s"
+            };
             parts.push(format!("{n} {noun}{plural}"));
         }
     }
     let fixable = all()
-        .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == super::Applicability::Safe))
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == super::Applicability::Safe)
+        })
         .count();
     let mut line = format!("Found {}.", parts.join(", "));
     if fixable > 0 {

@@ -7,6 +7,8 @@
 pub mod registry;
 
 // One module per rule, named after the rule.
+mod bidi_control;
+mod confusable_character;
 mod duplicate_entity_id;
 mod duplicate_req_id;
 mod excluded_verb;
@@ -18,6 +20,7 @@ mod invalid_operator;
 mod invalid_req_id;
 mod invalid_session_id;
 mod invalid_syntax;
+mod invisible_character;
 mod lossy_frontend_negation;
 mod malformed_action_code;
 mod non_canonical_form;
@@ -32,6 +35,8 @@ mod unknown_verb;
 mod unsupported_frontend;
 mod unsupported_slip_version;
 mod unsupported_version;
+mod unused_suppression;
+mod zero_width_character;
 
 use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
 use crate::ir::Ir;
@@ -41,6 +46,7 @@ use crate::syntax::code;
 use crate::syntax::json::JsonNode;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
+use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
 
 /// The fixed facts of a rule: its public code and name, default severity and docs.
@@ -75,7 +81,11 @@ impl RuleMeta {
             .unwrap_or(&doc)
             .trim_start();
         let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
-        para.trim().to_string()
+        let sentence = match para.find(". ") {
+            Some(end) => &para[..=end],
+            None => para.as_str(),
+        };
+        sentence.trim().to_string()
     }
 }
 
@@ -128,6 +138,8 @@ pub trait Rule: Sync {
     fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
     /// The semantic model of one payload, from whichever frontend it was written in.
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
+    /// Each suppression comment of the file, with which of its codes were used.
+    fn check_suppressions(&self, _ctx: &mut Context, _suppressions: &[(Suppression, Vec<bool>)]) {}
     /// Runs once over the facts of every file of a run (cross-file rules).
     fn check_run(&self, _run: &mut RunContext) {}
 }
@@ -188,6 +200,11 @@ impl<'a> Context<'a> {
             related: Vec::new(),
         });
         Reported(self.diagnostics.last_mut())
+    }
+
+    /// Removes the diagnostics that `keep` rejects (suppressed ones).
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.diagnostics.retain(keep);
     }
 
     pub fn into_diagnostics(self) -> Vec<Diagnostic> {

@@ -10,6 +10,10 @@ pub static RULES: &[&dyn Rule] = &[
     &excluded_verb::ExcludedVerb,
     &malformed_action_code::MalformedActionCode,
     &function_name_case::FunctionNameCase,
+    &zero_width_character::ZeroWidthCharacter,
+    &confusable_character::ConfusableCharacter,
+    &bidi_control::BidiControl,
+    &invisible_character::InvisibleCharacter,
     &invalid_req_id::InvalidReqId,
     &short_req_id::ShortReqId,
     &duplicate_req_id::DuplicateReqId,
@@ -30,6 +34,7 @@ pub static RULES: &[&dyn Rule] = &[
     &unsupported_slip_version::UnsupportedSlipVersion,
     &invalid_agent_id::InvalidAgentId,
     &non_portable_payload::NonPortablePayload,
+    &unused_suppression::UnusedSuppression,
 ];
 
 /// The rule with this code (case-insensitive), or with this name.

@@ -8,6 +8,7 @@ pub mod lines;
 pub mod markdown;
 pub mod ping;
 pub mod slip;
+pub mod suppression;
 
 use crate::source::Span;
 

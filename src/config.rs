@@ -1,0 +1,488 @@
+//! Configuration files: `silp-lint.toml`, or `[tool.silp-lint]` in `pyproject.toml`,
+//! found by walking up from each linted file (cli.md, "Configuration"). Unknown keys
+//! and bad values are errors naming the key and its line.
+
+use crate::diagnostics::Severity;
+use crate::rules::registry::RULES;
+use crate::settings::{selector_matches, Settings};
+use crate::source::LineIndex;
+use crate::vocabulary::core_anchor;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use toml::Spanned;
+
+/// A configuration file that could not be used, with where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: String,
+    /// 1-based line and column of the offending key or value (0 when unknown).
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path, self.line, self.column, self.message
+            )
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// The keys of cli.md's configuration table.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    #[serde(default)]
+    select: Vec<Spanned<String>>,
+    #[serde(default)]
+    ignore: Vec<Spanned<String>>,
+    #[serde(default)]
+    extend_verbs: Vec<Spanned<String>>,
+    #[serde(default)]
+    extend_frontends: Vec<Spanned<String>>,
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
+    #[serde(default)]
+    extend_anchors: BTreeMap<Spanned<String>, Spanned<i64>>,
+    #[serde(default)]
+    severity: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    per_file_ignores: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+struct Pyproject {
+    tool: Option<PyprojectTool>,
+}
+
+#[derive(Deserialize)]
+struct PyprojectTool {
+    #[serde(rename = "silp-lint")]
+    silp_lint: Option<RawConfig>,
+}
+
+/// One loaded configuration file.
+#[derive(Debug)]
+pub struct Config {
+    pub path: PathBuf,
+    /// Patterns are relative to this directory.
+    pub root: PathBuf,
+    pub settings: Settings,
+    exclude: ignore::gitignore::Gitignore,
+    per_file_ignores: Vec<(globset::GlobMatcher, Vec<String>)>,
+}
+
+impl Config {
+    /// Loads `path`: a `pyproject.toml` without `[tool.silp-lint]` gives `None`.
+    pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
+        let shown = relative_to_cwd(path).display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            path: shown.clone(),
+            line: 0,
+            column: 0,
+            message: format!(
+                "cannot read the configuration: {}",
+                crate::walk::describe_io(&e)
+            ),
+        })?;
+        let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
+        Config::parse(&text, path, is_pyproject)
+    }
+
+    /// Parses configuration text read from `path`.
+    pub fn parse(
+        text: &str,
+        path: &Path,
+        is_pyproject: bool,
+    ) -> Result<Option<Config>, ConfigError> {
+        let shown = relative_to_cwd(path).display().to_string();
+        let index = LineIndex::new(text);
+        let error_at = |span: std::ops::Range<usize>, message: String| {
+            let at = index.location(text, span.start);
+            ConfigError {
+                path: shown.clone(),
+                line: at.line,
+                column: at.column,
+                message,
+            }
+        };
+        let toml_error = |e: toml::de::Error| match e.span() {
+            Some(span) => error_at(span, e.message().trim().to_string()),
+            None => ConfigError {
+                path: shown.clone(),
+                line: 0,
+                column: 0,
+                message: e.message().trim().to_string(),
+            },
+        };
+        let raw = if is_pyproject {
+            let pyproject: Pyproject = toml::from_str(text).map_err(toml_error)?;
+            match pyproject.tool.and_then(|t| t.silp_lint) {
+                Some(raw) => raw,
+                None => return Ok(None),
+            }
+        } else {
+            toml::from_str::<RawConfig>(text).map_err(toml_error)?
+        };
+        let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let check_code = |code: &Spanned<String>, key: &str| -> Result<String, ConfigError> {
+            let selector = code.get_ref().trim();
+            if selector.eq_ignore_ascii_case("ALL")
+                || RULES
+                    .iter()
+                    .any(|r| selector_matches(selector, r.meta().code))
+            {
+                Ok(selector.to_string())
+            } else {
+                Err(error_at(
+                    code.span(),
+                    format!("`{key}`: `{selector}` matches no rule code (see `silp-lint rules`)"),
+                ))
+            }
+        };
+        let mut settings = Settings::default();
+        for code in &raw.select {
+            settings.select.push(check_code(code, "select")?);
+        }
+        for code in &raw.ignore {
+            settings.ignore.push(check_code(code, "ignore")?);
+        }
+        for (code, level) in &raw.severity {
+            let code_text = check_code(code, "severity")?;
+            let Some(rule) = RULES
+                .iter()
+                .find(|r| r.meta().code.eq_ignore_ascii_case(&code_text))
+            else {
+                return Err(error_at(code.span(), format!("`severity`: `{code_text}` is not a rule code (prefixes are not allowed here)")));
+            };
+            let level_text = level.get_ref().as_str();
+            let severity = match level_text {
+                "off" => None,
+                other => Some(Severity::parse(other).ok_or_else(|| {
+                    error_at(level.span(), format!("`severity.{code_text}`: `{other}` is not one of error, warning, info, hint, off"))
+                })?),
+            };
+            settings
+                .severity
+                .insert(rule.meta().code.to_string(), severity);
+        }
+        for verb in &raw.extend_verbs {
+            let text = verb.get_ref();
+            let valid = !text.is_empty()
+                && text
+                    .split('_')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_uppercase()));
+            if !valid {
+                return Err(error_at(verb.span(), format!("`extend-verbs`: `{text}` is not an upper-case verb (letters and `_`, no `!`)")));
+            }
+            settings.extend_verbs.push(text.clone());
+        }
+        for frontend in &raw.extend_frontends {
+            let text = frontend.get_ref();
+            if text.is_empty()
+                || !text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
+                return Err(error_at(
+                    frontend.span(),
+                    format!("`extend-frontends`: `{text}` is not a frontend name"),
+                ));
+            }
+            settings.extend_frontends.push(text.clone());
+        }
+        for (mnemonic, index) in &raw.extend_anchors {
+            let name = mnemonic.get_ref();
+            let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric());
+            if !valid_name {
+                return Err(error_at(mnemonic.span(), format!("`extend-anchors`: `{name}` is not an anchor mnemonic (ASCII letters and digits)")));
+            }
+            if core_anchor(name).is_some() {
+                return Err(error_at(
+                    mnemonic.span(),
+                    format!("`extend-anchors`: `{name}` is a core UCR anchor already"),
+                ));
+            }
+            let value = *index.get_ref();
+            if !(0x8000..=0xFFFF).contains(&value) {
+                return Err(error_at(index.span(), format!("`extend-anchors.{name}`: {value:#06x} is outside the extension range 0x8000..=0xFFFF")));
+            }
+            settings.extend_anchors.push((name.clone(), value as u16));
+        }
+        let mut exclude = ignore::gitignore::GitignoreBuilder::new(&root);
+        for pattern in &raw.exclude {
+            exclude
+                .add_line(None, pattern.get_ref())
+                .map_err(|e| error_at(pattern.span(), format!("`exclude`: {e}")))?;
+        }
+        let exclude = exclude
+            .build()
+            .map_err(|e| error_at(0..0, format!("`exclude`: {e}")))?;
+        let mut per_file_ignores = Vec::new();
+        for (pattern, codes) in &raw.per_file_ignores {
+            let glob = globset::GlobBuilder::new(pattern.get_ref())
+                .literal_separator(false)
+                .build()
+                .map_err(|e| error_at(pattern.span(), format!("`per-file-ignores`: {e}")))?;
+            let codes = codes
+                .iter()
+                .map(|c| check_code(c, "per-file-ignores"))
+                .collect::<Result<Vec<_>, _>>()?;
+            per_file_ignores.push((glob.compile_matcher(), codes));
+        }
+        Ok(Some(Config {
+            path: path.to_path_buf(),
+            root,
+            settings,
+            exclude,
+            per_file_ignores,
+        }))
+    }
+
+    /// Whether `path` (a file or directory) matches an `exclude` pattern.
+    pub fn is_excluded(&self, path: &Path, is_dir: bool) -> bool {
+        let path = absolute(path);
+        let Ok(relative) = path.strip_prefix(absolute(&self.root)) else {
+            return false;
+        };
+        self.exclude
+            .matched_path_or_any_parents(relative, is_dir)
+            .is_ignore()
+    }
+
+    /// The settings for one file: this file's settings plus its per-file ignores.
+    pub fn settings_for(&self, path: &Path) -> Settings {
+        let mut settings = self.settings.clone();
+        let path = absolute(path);
+        if let Ok(relative) = path.strip_prefix(absolute(&self.root)) {
+            for (glob, codes) in &self.per_file_ignores {
+                if glob.is_match(relative) {
+                    settings.ignore.extend(codes.iter().cloned());
+                }
+            }
+        }
+        settings
+    }
+}
+
+/// `path` as a user would name it from the current directory, for messages.
+fn relative_to_cwd(path: &Path) -> &Path {
+    match std::env::current_dir() {
+        Ok(cwd) => path.strip_prefix(&cwd).unwrap_or(path),
+        Err(_) => path,
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Settings given on the command line, applied over every configuration.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Replaces the configuration's `select` when not empty.
+    pub select: Vec<String>,
+    /// Added to the configuration's `ignore`.
+    pub ignore: Vec<String>,
+}
+
+/// Finds the configuration of each file (nearest `silp-lint.toml`, then
+/// `pyproject.toml` with `[tool.silp-lint]`), caching per directory. With an
+/// explicit `--config`, that file applies everywhere.
+pub struct Resolver {
+    explicit: Option<Arc<Config>>,
+    overrides: Overrides,
+    cache: Mutex<HashMap<PathBuf, Option<Arc<Config>>>>,
+}
+
+impl Resolver {
+    pub fn new(explicit: Option<&Path>, overrides: Overrides) -> Result<Resolver, ConfigError> {
+        let explicit = match explicit {
+            None => None,
+            Some(path) => match Config::load(path)? {
+                Some(config) => Some(Arc::new(config)),
+                None => {
+                    return Err(ConfigError {
+                        path: path.display().to_string(),
+                        line: 0,
+                        column: 0,
+                        message: "has no `[tool.silp-lint]` table".to_string(),
+                    })
+                }
+            },
+        };
+        Ok(Resolver {
+            explicit,
+            overrides,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The configuration governing `path`, if any.
+    pub fn config_for(&self, path: &Path) -> Result<Option<Arc<Config>>, ConfigError> {
+        if let Some(config) = &self.explicit {
+            return Ok(Some(config.clone()));
+        }
+        let start = absolute(path);
+        let mut dir = start.parent().map(Path::to_path_buf);
+        let mut visited = Vec::new();
+        let mut found = None;
+        while let Some(current) = dir {
+            if let Some(cached) = self
+                .cache
+                .lock()
+                .map(|c| c.get(&current).cloned())
+                .unwrap_or(None)
+            {
+                found = cached;
+                break;
+            }
+            visited.push(current.clone());
+            let mut here = None;
+            for name in ["silp-lint.toml", "pyproject.toml"] {
+                let candidate = current.join(name);
+                if candidate.is_file() {
+                    if let Some(config) = Config::load(&candidate)? {
+                        here = Some(Arc::new(config));
+                        break;
+                    }
+                }
+            }
+            if here.is_some() {
+                found = here;
+                break;
+            }
+            dir = current.parent().map(Path::to_path_buf);
+        }
+        if let Ok(mut cache) = self.cache.lock() {
+            for dir in visited {
+                cache.insert(dir, found.clone());
+            }
+        }
+        Ok(found)
+    }
+
+    /// The settings for linting `path`: its configuration's, then the overrides.
+    pub fn settings_for(&self, path: &Path) -> Result<Settings, ConfigError> {
+        let mut settings = match self.config_for(path)? {
+            Some(config) => config.settings_for(path),
+            None => Settings::default(),
+        };
+        if !self.overrides.select.is_empty() {
+            settings.select = self.overrides.select.clone();
+        }
+        settings
+            .ignore
+            .extend(self.overrides.ignore.iter().cloned());
+        Ok(settings)
+    }
+
+    /// Whether the configuration governing `path` excludes it.
+    pub fn is_excluded(&self, path: &Path, is_dir: bool) -> bool {
+        let probe = if is_dir {
+            path.join("_")
+        } else {
+            path.to_path_buf()
+        };
+        matches!(self.config_for(&probe), Ok(Some(config)) if config.is_excluded(path, is_dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Option<Config>, ConfigError> {
+        Config::parse(text, Path::new("/p/silp-lint.toml"), false)
+    }
+
+    #[test]
+    fn reads_every_key_of_the_documented_shape() {
+        let config = parse(
+            r#"
+select = ["SL1", "SL201"]
+ignore = ["SL302"]
+extend-verbs = ["RAISE"]
+extend-frontends = ["math"]
+exclude = ["vendor/**"]
+
+[extend-anchors]
+CustomDeploy = 0x8001
+
+[severity]
+SL302 = "error"
+SL405 = "off"
+
+[per-file-ignores]
+"legacy/*.silp" = ["SL101"]
+"#,
+        )
+        .unwrap()
+        .unwrap();
+        let s = &config.settings;
+        assert_eq!(s.select, ["SL1", "SL201"]);
+        assert_eq!(s.extend_anchors, [("CustomDeploy".to_string(), 0x8001)]);
+        assert_eq!(s.severity.get("SL302"), Some(&Some(Severity::Error)));
+        assert_eq!(s.severity.get("SL405"), Some(&None));
+        assert!(config.is_excluded(Path::new("/p/vendor/x/a.silp"), false));
+        assert!(!config.is_excluded(Path::new("/p/src/a.silp"), false));
+        assert_eq!(
+            config.settings_for(Path::new("/p/legacy/a.silp")).ignore,
+            ["SL302", "SL101"]
+        );
+        assert_eq!(
+            config.settings_for(Path::new("/p/new/a.silp")).ignore,
+            ["SL302"]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key_and_its_line() {
+        let error = parse("select = [\"SL1\"]\ncolour = true\n").unwrap_err();
+        assert_eq!((error.line, error.column), (2, 1));
+        assert!(error.message.contains("colour"), "{}", error.message);
+        let error = parse("[severity]\nSL302 = \"loud\"\n").unwrap_err();
+        assert_eq!(error.line, 2);
+        assert!(error.message.contains("loud"));
+        let error = parse("[extend-anchors]\nDeploy = 0x10\n").unwrap_err();
+        assert!(
+            error.message.contains("0x8000..=0xFFFF"),
+            "{}",
+            error.message
+        );
+        let error = parse("ignore = [\"SL999\"]\n").unwrap_err();
+        assert!(error.message.contains("SL999"));
+        let error = parse("extend-verbs = [\"!RAISE\"]\n").unwrap_err();
+        assert!(error.message.contains("extend-verbs"));
+        let error = parse("select = [\n").unwrap_err();
+        assert!(error.line > 0);
+    }
+
+    #[test]
+    fn pyproject_without_a_table_is_no_configuration() {
+        let none = Config::parse(
+            "[tool.black]\nline-length = 88\n",
+            Path::new("/p/pyproject.toml"),
+            true,
+        )
+        .unwrap();
+        assert!(none.is_none());
+        let some = Config::parse(
+            "[tool.silp-lint]\nignore = [\"SL302\"]\n",
+            Path::new("/p/pyproject.toml"),
+            true,
+        )
+        .unwrap();
+        assert_eq!(some.unwrap().settings.ignore, ["SL302"]);
+    }
+}

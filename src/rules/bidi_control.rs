@@ -1,0 +1,63 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::{Edit, Fix};
+use crate::source::Span;
+use crate::unicode::{bidi_control_name, code_point};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports each bidirectional control character, anywhere in the file, comments
+    /// included: the embeddings and overrides U+202A–U+202E, the isolates
+    /// U+2066–U+2069, and the marks U+200E (LEFT-TO-RIGHT MARK), U+200F
+    /// (RIGHT-TO-LEFT MARK) and U+061C (ARABIC LETTER MARK).
+    ///
+    /// ## Why is this bad?
+    /// Bidirectional controls reorder how text is displayed without changing what it
+    /// is (the "Trojan Source" attack, CVE-2021-42574): a payload can show
+    /// `allow(user)` on screen while the bytes a receiver decodes say something else,
+    /// or hide the end of a value behind a comment. Right-to-left text (Arabic,
+    /// Hebrew) displays correctly without them.
+    ///
+    /// ## Example
+    /// ```silp
+    /// start(hike) # a U+202E after "start(" shows the rest of the line reversed
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// start(hike)
+    /// ```
+    ///
+    /// ## Fix
+    /// Deletes the character (safe: it only changes how the text is displayed).
+    pub struct BidiControl {
+        code: "SL203",
+        name: "bidi-control",
+        severity: Error,
+    }
+}
+
+impl Rule for BidiControl {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_text(&self, ctx: &mut Context, span: Span) {
+        let region = ctx.slice(&span);
+        if region.is_ascii() {
+            return;
+        }
+        for (i, c) in region.char_indices() {
+            let Some(name) = bidi_control_name(c) else {
+                continue;
+            };
+            let start = span.start + i;
+            let at = start..start + c.len_utf8();
+            ctx.report(&Self::META, at.clone(), format!("{name} {}", code_point(c)))
+                .help("it reorders how the text is displayed, so what you see is not what a receiver reads")
+                .fix(Fix::safe(
+                    format!("delete the {name}"),
+                    vec![Edit::delete(at)],
+                ));
+        }
+    }
+}

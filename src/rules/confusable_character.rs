@@ -1,0 +1,229 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::{Edit, Fix};
+use crate::source::Span;
+use crate::unicode::{
+    ascii_look_alike, char_skeleton, code_point, describe, is_reported, looks_like_script, words,
+};
+use unicode_script::{Script, UnicodeScript};
+use unicode_security::MixedScript;
+
+/// How many distinct look-alikes a message names.
+const NAMED: usize = 4;
+/// How many characters of a long word a message quotes.
+const QUOTED: usize = 40;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a word that mixes scripts with look-alike characters: Latin with a
+    /// Cyrillic `а` (U+0430) in `cаncel`, Latin with a Greek omicron, Cyrillic with a
+    /// Latin `a`. A word is a run of letters, digits and combining marks, so verbs,
+    /// names, keys, values, agent ids, anchors and action codes are each checked on
+    /// their own (`_`, `-`, `.`, quotes, brackets and spaces separate words).
+    ///
+    /// A word is reported when it is not written in a single script (UTS #39; Han
+    /// with Hiragana and Katakana counts as one, Japanese, script) and one of its
+    /// characters outside its main script is a known look-alike of a character of
+    /// the main script. Text in any one script is fine: `Иван`, `北京欢迎你`,
+    /// `東京タワー`, `Café`, and so are mixes without look-alikes, such as `abc日本`.
+    /// The main script is Latin when replacing the other characters by their
+    /// look-alikes would give a plain ASCII word, otherwise the script most of the
+    /// word's letters are in.
+    ///
+    /// ## Why is this bad?
+    /// A receiver compares code points, people compare shapes. `cаncel` with a
+    /// Cyrillic `а` is not the verb `cancel`, an agent id with a Greek `ο` routes
+    /// somewhere else than the one it imitates, and a reviewer cannot tell. Mixing
+    /// look-alikes inside one word is how homograph attacks spoof names.
+    ///
+    /// ## Example
+    /// ```silp
+    /// cаncel(flight)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// cancel(flight)
+    /// ```
+    ///
+    /// ## Fix
+    /// When the word has Latin letters and every non-ASCII character of it has an
+    /// ASCII look-alike (an ASCII letter or digit with the same confusable skeleton,
+    /// UTS #39, in the same case: Cyrillic `І` becomes `I`, Cyrillic `і` becomes
+    /// `i`), the fix makes those replacements, which spells the word in ASCII. It is
+    /// unsafe: the author may have meant the other script, and the result is a
+    /// different word.
+    pub struct ConfusableCharacter {
+        code: "SL202",
+        name: "confusable-character",
+        severity: Error,
+    }
+}
+
+impl Rule for ConfusableCharacter {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_text(&self, ctx: &mut Context, span: Span) {
+        let region = ctx.slice(&span);
+        if region.is_ascii() {
+            return;
+        }
+        for (offset, word) in words(region) {
+            if word.is_ascii() || word.is_single_script() {
+                continue;
+            }
+            check_word(ctx, span.start + offset, word);
+        }
+    }
+}
+
+/// A mixed-script word starting at byte `start` of the file.
+fn check_word(ctx: &mut Context, start: usize, word: &str) {
+    let ascii = ascii_spelling(word);
+    let main = main_script(word, ascii.is_some());
+    let mut look_alikes: Vec<char> = Vec::new();
+    for c in word.chars() {
+        let script = c.script();
+        if matches!(script, Script::Common | Script::Inherited | Script::Unknown)
+            || script == main
+            || look_alikes.contains(&c)
+        {
+            continue;
+        }
+        if looks_like_script(c, main) {
+            look_alikes.push(c);
+        }
+    }
+    if look_alikes.is_empty() {
+        return;
+    }
+    let mut others: Vec<&str> = Vec::new();
+    for c in &look_alikes {
+        let name = c.script().full_name();
+        if !others.contains(&name) {
+            others.push(name);
+        }
+    }
+    let mut named: Vec<String> = look_alikes
+        .iter()
+        .take(NAMED)
+        .map(|c| {
+            let shape = ascii_look_alike(*c).unwrap_or_else(|| char_skeleton(*c));
+            if shape.is_empty() || shape == c.to_string() {
+                describe(*c)
+            } else {
+                format!("{} looks like `{shape}`", describe(*c))
+            }
+        })
+        .collect();
+    if look_alikes.len() > NAMED {
+        named.push(format!("and {} more", look_alikes.len() - NAMED));
+    }
+    let message = format!(
+        "`{}` mixes {} with {} look-alikes: {}",
+        quote(word),
+        main.full_name(),
+        others.join(" and "),
+        named.join(", ")
+    );
+    let span = start..start + word.len();
+    let reported = ctx.report(&ConfusableCharacter::META, span, message).help(
+        "a receiver compares code points, not shapes: this is a different word from the one it looks like",
+    );
+    if let Some(edits) = ascii.filter(|_| main == Script::Latin) {
+        let spelling = ascii_word(word, &edits);
+        let edits = edits
+            .into_iter()
+            .map(|(at, text)| Edit::replace(start + at..start + at + len_at(word, at), text))
+            .collect();
+        reported.fix(Fix::unsafe_(format!("spell it `{spelling}`"), edits));
+    }
+}
+
+/// For each non-ASCII character of `word`, its offset and the ASCII character it
+/// passes for, when every one of them has one (so replacing them makes the word
+/// ASCII).
+fn ascii_spelling(word: &str) -> Option<Vec<(usize, String)>> {
+    let mut edits = Vec::new();
+    for (i, c) in word.char_indices() {
+        if c.is_ascii() {
+            continue;
+        }
+        edits.push((i, ascii_look_alike(c)?));
+    }
+    Some(edits)
+}
+
+/// `word` with the replacements of [`ascii_spelling`] made.
+fn ascii_word(word: &str, edits: &[(usize, String)]) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut last = 0;
+    for (at, text) in edits {
+        out.push_str(&word[last..*at]);
+        out.push_str(text);
+        last = at + len_at(word, *at);
+    }
+    out.push_str(&word[last..]);
+    out
+}
+
+/// The UTF-8 length of the character at byte `at` of `word`.
+fn len_at(word: &str, at: usize) -> usize {
+    word.get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(0, char::len_utf8)
+}
+
+/// The script the word means to be in: Latin when it can be spelled in ASCII and has
+/// Latin letters, otherwise the script of most of its letters (ties go to Latin,
+/// then to the script seen first).
+fn main_script(word: &str, ascii_spelling: bool) -> Script {
+    let mut counts: Vec<(Script, usize)> = Vec::new();
+    for c in word.chars() {
+        let script = c.script();
+        if matches!(script, Script::Common | Script::Inherited | Script::Unknown) {
+            continue;
+        }
+        match counts.iter_mut().find(|(s, _)| *s == script) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((script, 1)),
+        }
+    }
+    let has_latin = counts.iter().any(|(s, _)| *s == Script::Latin);
+    if has_latin && ascii_spelling {
+        return Script::Latin;
+    }
+    let mut best: Option<(Script, usize)> = None;
+    for &(script, n) in &counts {
+        let better = match best {
+            None => true,
+            Some((b, m)) => n > m || (n == m && script == Script::Latin && b != Script::Latin),
+        };
+        if better {
+            best = Some((script, n));
+        }
+    }
+    best.map_or(Script::Latin, |(s, _)| s)
+}
+
+/// The word for a message, cut after [`QUOTED`] characters, with the invisible
+/// characters other rules report (joiners, selectors, the Arabic letter mark) shown
+/// as `<U+XXXX>`.
+fn quote(word: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in word.chars().enumerate() {
+        if n == QUOTED {
+            out.push('…');
+            break;
+        }
+        if is_reported(c) {
+            out.push('<');
+            out.push_str(&code_point(c));
+            out.push('>');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,111 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::{Edit, Fix};
+use crate::rules::registry;
+use crate::syntax::suppression::Suppression;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a `# silp-lint: ignore[...]` comment, or one of the codes it lists,
+    /// that suppressed nothing — including codes that name no rule.
+    ///
+    /// ## Why is this bad?
+    /// A stale suppression hides the next real problem on that payload, and a
+    /// misspelt code suppresses nothing while looking as if it did.
+    ///
+    /// ## Example
+    /// ```silp
+    /// # silp-lint: ignore[SL101]
+    /// start(hike)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// start(hike)
+    /// ```
+    ///
+    /// ## Fix
+    /// Removing the unused codes, or the whole comment when none is used (safe).
+    /// Codes of rules that are turned off are not reported: they may be needed again.
+    pub struct UnusedSuppression {
+        code: "SL801",
+        name: "unused-suppression",
+        severity: Warning,
+    }
+}
+
+impl Rule for UnusedSuppression {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_suppressions(&self, ctx: &mut Context, suppressions: &[(Suppression, Vec<bool>)]) {
+        for (suppression, used) in suppressions {
+            let unused: Vec<&(String, crate::source::Span)> = suppression
+                .codes
+                .iter()
+                .zip(used)
+                .filter(|(_, used)| !**used)
+                .map(|(code, _)| code)
+                .filter(|(code, _)| match registry::find(code) {
+                    Some(rule) => ctx.enabled(rule.meta()),
+                    None => true,
+                })
+                .collect();
+            if unused.is_empty() && !suppression.codes.is_empty() {
+                continue;
+            }
+            let remove_all = unused.len() == suppression.codes.len();
+            let whole = suppression.removal.clone();
+            if remove_all {
+                let message = if suppression.codes.is_empty() {
+                    "this suppression lists no codes".to_string()
+                } else {
+                    let names: Vec<String> = unused.iter().map(|(c, _)| format!("`{c}`")).collect();
+                    let unknown = unused.iter().all(|(c, _)| registry::find(c).is_none());
+                    if unknown {
+                        format!("unused suppression: {} names no rule", names.join(", "))
+                    } else {
+                        format!(
+                            "unused suppression: {} suppressed nothing here",
+                            names.join(", ")
+                        )
+                    }
+                };
+                ctx.report(&Self::META, suppression.comment.clone(), message)
+                    .fix(Fix::safe(
+                        "Remove the suppression",
+                        vec![Edit::delete(whole)],
+                    ));
+                continue;
+            }
+            let kept: Vec<&str> = suppression
+                .codes
+                .iter()
+                .filter(|code| !unused.iter().any(|u| u.1 == code.1))
+                .map(|(c, _)| c.as_str())
+                .collect();
+            let list = suppression
+                .codes
+                .first()
+                .map(|c| c.1.start)
+                .unwrap_or_default()
+                ..suppression
+                    .codes
+                    .last()
+                    .map(|c| c.1.end)
+                    .unwrap_or_default();
+            for (code, span) in unused {
+                let message = if registry::find(code).is_none() {
+                    format!("`{code}` is not a rule code")
+                } else {
+                    format!("unused suppression: `{code}` suppressed nothing here")
+                };
+                ctx.report(&Self::META, span.clone(), message)
+                    .fix(Fix::safe(
+                        format!("Remove `{code}` from the suppression"),
+                        vec![Edit::replace(list.clone(), kept.join(", "))],
+                    ));
+            }
+        }
+    }
+}
