@@ -250,17 +250,55 @@ fn meanings_in(text: &str, kind: FileKind, span: Span, out: &mut Vec<PayloadMean
                 }
             }
         }
-        FileKind::Nlip => {
-            let parse = parse_json(region, span.start);
+        FileKind::Nlip => nlip_meanings(region, span, out),
+        FileKind::Markdown => {}
+    }
+}
+
+/// An NLIP message: the envelope (carried payload strings left out), then each
+/// carried SILP or SLIP payload decoded as its own text, so a fix inside a carried
+/// payload is judged by that payload's meaning.
+fn nlip_meanings(text: &str, span: Span, out: &mut Vec<PayloadMeaning>) {
+    let parse = parse_json(text, span.start);
+    let Some(root) = parse.value.filter(|_| parse.errors.is_empty()) else {
+        out.push(PayloadMeaning {
+            span,
+            meaning: None,
+        });
+        return;
+    };
+    let carried: Vec<(FileKind, &JsonNode)> = crate::syntax::nlip::messages(&root)
+        .into_iter()
+        .filter_map(crate::syntax::nlip::carried_payload)
+        .collect();
+    let spans: Vec<&Span> = carried.iter().map(|(_, node)| &node.span).collect();
+    out.push(PayloadMeaning {
+        span: span.clone(),
+        meaning: Some(without_strings(&root, &spans).to_string()),
+    });
+    for (kind, node) in carried {
+        let decoded = node.as_str().unwrap_or_default();
+        for inner in payload_meanings(decoded, kind) {
             out.push(PayloadMeaning {
-                span,
-                meaning: parse
-                    .value
-                    .filter(|_| parse.errors.is_empty())
-                    .map(|v| v.to_serde().to_string()),
+                span: node.span.clone(),
+                meaning: inner.meaning,
             });
         }
-        FileKind::Markdown => {}
+    }
+}
+
+/// A JSON value with the strings at `spans` replaced by `null`.
+fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
+    match &node.value {
+        JsonValue::String(_) if spans.contains(&&node.span) => serde_json::Value::Null,
+        JsonValue::Array(items) => items.iter().map(|i| without_strings(i, spans)).collect(),
+        JsonValue::Object(members) => serde_json::Value::Object(
+            members
+                .iter()
+                .map(|m| (m.key.clone(), without_strings(&m.value, spans)))
+                .collect(),
+        ),
+        _ => node.to_serde(),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::source::{FileKind, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
 use crate::syntax::suppression::{self, Suppression};
-use crate::syntax::{code, markdown, ping, slip, SyntaxError};
+use crate::syntax::{code, markdown, nlip, ping, slip, SyntaxError};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
 #[derive(Debug, Default)]
@@ -210,10 +210,7 @@ impl<'a> Linter<'_, 'a> {
                     }
                 }
             }
-            FileKind::Nlip => {
-                let parse = parse_json(region, span.start);
-                self.syntax_errors(&parse.errors);
-            }
+            FileKind::Nlip => self.nlip_message(region, span.start),
             FileKind::Markdown => {}
         }
     }
@@ -345,6 +342,47 @@ impl<'a> Linter<'_, 'a> {
                 };
                 self.syntax_errors(&[not_an_object(&root, place)]);
             }
+        }
+    }
+
+    /// An NLIP message: its envelope, then the SILP/SLIP payloads it carries.
+    fn nlip_message(&mut self, text: &str, base: usize) {
+        let parse = parse_json(text, base);
+        self.syntax_errors(&parse.errors);
+        let Some(root) = parse.value else {
+            return;
+        };
+        if !root.is_object() {
+            self.syntax_errors(&[not_an_object(&root, "an NLIP message")]);
+            return;
+        }
+        for rule in self.rules {
+            rule.check_nlip(&mut self.ctx, &root);
+        }
+        for message in nlip::messages(&root) {
+            let Some((kind, content)) = nlip::carried_payload(message) else {
+                continue;
+            };
+            let decoded = content.as_str().unwrap_or_default();
+            let inner = content.span.start + 1..content.span.end - 1;
+            if self.ctx.slice(&inner) == decoded {
+                // Written without escapes: the payload's bytes are the file's.
+                self.region(kind, inner);
+            } else {
+                self.escaped_payload(kind, decoded, content.span.clone());
+            }
+        }
+    }
+
+    /// A payload inside a JSON string with escapes: its diagnostics cannot point
+    /// into the string's bytes, so they cover the whole string and carry no fix.
+    fn escaped_payload(&mut self, kind: FileKind, decoded: &str, string: Span) {
+        let inner = lint_text(decoded, kind, self.ctx.settings());
+        for mut diagnostic in inner.diagnostics {
+            diagnostic.span = string.clone();
+            diagnostic.fix = None;
+            diagnostic.related.clear();
+            self.ctx.push(diagnostic);
         }
     }
 

@@ -635,3 +635,22 @@ fn fmt_formats_standard_input_to_standard_output() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stdout(&output).contains("Would reformat: -"));
 }
+
+#[test]
+fn payloads_carried_in_nlip_are_neither_reported_nor_formatted() {
+    let text = r#"{"format":"text","subformat":"silp","content":"start( hike )"}"#;
+    let lint = lint_text(text, FileKind::Nlip, &only("SL504"));
+    assert!(lint.diagnostics.is_empty(), "{:?}", lint.diagnostics);
+    assert_eq!(format_text(text, FileKind::Nlip), text);
+}
+
+#[test]
+fn fixes_inside_a_payload_carried_in_nlip_are_judged_by_that_payload() {
+    let text = r#"{"format":"text","subformat":"silp","content":"if weather>rain then switch(x)"}"#;
+    let fixed = fix_text(text, FileKind::Nlip, &Settings::default(), false).unwrap();
+    assert_eq!(
+        fixed.text,
+        r#"{"format":"text","subformat":"silp","content":"if weather>rain: switch(x)"}"#
+    );
+    assert!(payload_meanings(text, FileKind::Nlip).len() >= 2);
+}

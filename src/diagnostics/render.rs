@@ -266,7 +266,9 @@ fn artifact_uri(path: &str) -> String {
     for byte in path.bytes() {
         match byte {
             b'\\' => uri.push('/'),
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => uri.push(byte as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(byte as char)
+            }
             other => uri.push_str(&format!("%{other:02X}")),
         }
     }

@@ -23,6 +23,8 @@ mod invalid_syntax;
 mod invisible_character;
 mod lossy_frontend_negation;
 mod malformed_action_code;
+mod nlip_envelope_violation;
+mod nlip_key_case;
 mod non_canonical_form;
 mod non_portable_payload;
 mod nonstandard_syntax;
@@ -136,6 +138,8 @@ pub trait Rule: Sync {
     fn check_slip(&self, _ctx: &mut Context, _message: &Message) {}
     /// One JSON payload object (an IR document or a JSON-frontend payload).
     fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
+    /// One NLIP message (the root object of an `.nlip.json` file).
+    fn check_nlip(&self, _ctx: &mut Context, _message: &JsonNode) {}
     /// The semantic model of one payload, from whichever frontend it was written in.
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
     /// Each suppression comment of the file, with which of its codes were used.
@@ -200,6 +204,11 @@ impl<'a> Context<'a> {
             related: Vec::new(),
         });
         Reported(self.diagnostics.last_mut())
+    }
+
+    /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
     }
 
     /// Removes the diagnostics that `keep` rejects (suppressed ones).

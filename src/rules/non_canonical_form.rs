@@ -38,7 +38,8 @@ declare_rule! {
     /// ## Fix
     /// Rewrites the line to canonical form (safe: the payload keeps every token, so
     /// it decodes to the same IR). `silp-lint fmt` applies the same rewrite to whole
-    /// files. Lines with syntax errors are not reported.
+    /// files. Lines with syntax errors are not reported, nor are payloads carried
+    /// inside NLIP messages (fmt leaves JSON alone).
     pub struct NonCanonicalForm {
         code: "SL504",
         name: "non-canonical-form",
@@ -56,6 +57,9 @@ impl Rule for NonCanonicalForm {
             return;
         }
         let line = line_around(ctx.text(), payload.span.start);
+        if !alone_on_line(ctx, &line, &payload.span, true) {
+            return;
+        }
         let text = ctx.slice(&line);
         // Most payloads are canonical: the tree printed back says so without a reparse.
         if canonical_code_line(text, payload) == text {
@@ -71,6 +75,9 @@ impl Rule for NonCanonicalForm {
             return;
         }
         let line = line_around(ctx.text(), message.span.start);
+        if !alone_on_line(ctx, &line, &message.span, false) {
+            return;
+        }
         let text = ctx.slice(&line);
         if print_slip(message) == text {
             return;
@@ -79,6 +86,17 @@ impl Rule for NonCanonicalForm {
             report(ctx, message.span.clone(), line, &formatted);
         }
     }
+}
+
+/// Whether the payload at `span` is the only thing on its line (but for blanks and,
+/// in `.silp` lines, a trailing comment): payloads carried inside other text, such as
+/// a JSON string of an NLIP message, are not formatted.
+fn alone_on_line(ctx: &Context, line: &Span, span: &Span, comment: bool) -> bool {
+    let before = ctx.slice(&(line.start..span.start.max(line.start)));
+    let after = ctx.slice(&(span.end.min(line.end)..line.end)).trim_start();
+    before.trim().is_empty()
+        && span.end <= line.end
+        && (after.is_empty() || (comment && after.starts_with('#')))
 }
 
 fn report(ctx: &mut Context, span: Span, line: Span, formatted: &str) {

@@ -34,6 +34,8 @@ pub static RULES: &[&dyn Rule] = &[
     &unsupported_slip_version::UnsupportedSlipVersion,
     &invalid_agent_id::InvalidAgentId,
     &non_portable_payload::NonPortablePayload,
+    &nlip_envelope_violation::NlipEnvelopeViolation,
+    &nlip_key_case::NlipKeyCase,
     &unused_suppression::UnusedSuppression,
 ];
 

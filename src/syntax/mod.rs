@@ -6,6 +6,7 @@ pub mod code;
 pub mod json;
 pub mod lines;
 pub mod markdown;
+pub mod nlip;
 pub mod ping;
 pub mod slip;
 pub mod suppression;

@@ -1,0 +1,76 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::{Edit, Fix};
+use crate::syntax::json::JsonNode;
+use crate::syntax::nlip::messages;
+
+/// The keys of an NLIP message and submessage.
+const KEYS: [&str; 6] = [
+    "messagetype",
+    "format",
+    "subformat",
+    "content",
+    "label",
+    "submessages",
+];
+
+declare_rule! {
+    /// ## What it does
+    /// Reports an NLIP envelope key that is not written in lower case, such as
+    /// `Format` or `MessageType`.
+    ///
+    /// ## Why is this bad?
+    /// The reference NLIP SDK is case-sensitive and reads only the lower-case keys:
+    /// `Format` is ignored (or the message rejected for lacking `format`).
+    ///
+    /// ## Example
+    /// ```json
+    /// {"Format": "text", "subformat": "english", "content": "hello"}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```json
+    /// {"format": "text", "subformat": "english", "content": "hello"}
+    /// ```
+    ///
+    /// ## Fix
+    /// Lower-casing the key (safe) when it is one of the envelope's keys.
+    pub struct NlipKeyCase {
+        code: "SL702",
+        name: "nlip-key-case",
+        severity: Warning,
+    }
+}
+
+impl Rule for NlipKeyCase {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_nlip(&self, ctx: &mut Context, root: &JsonNode) {
+        for message in messages(root) {
+            for member in message.members() {
+                let lower = member.key.to_lowercase();
+                if lower == member.key || !KEYS.contains(&lower.as_str()) {
+                    continue;
+                }
+                let reported = ctx.report(
+                    &Self::META,
+                    member.key_span.clone(),
+                    format!(
+                        "NLIP key `{}` is not lower case; the reference SDK reads only `{lower}`",
+                        member.key
+                    ),
+                );
+                if member.key_is_verbatim() {
+                    reported.fix(Fix::safe(
+                        format!("Rename to `{lower}`"),
+                        vec![Edit::replace(
+                            member.key_span.start + 1..member.key_span.end - 1,
+                            lower,
+                        )],
+                    ));
+                }
+            }
+        }
+    }
+}
