@@ -23,6 +23,7 @@ use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
 use crate::syntax::{code, markdown, ping, slip};
+use std::collections::BTreeMap;
 
 /// The most lint-and-fix rounds one file gets.
 pub const MAX_ROUNDS: usize = 10;
@@ -72,6 +73,8 @@ pub struct Fixed {
     pub text: String,
     /// How many diagnostics' fixes were applied.
     pub applied: usize,
+    /// How many of them each rule had, by code.
+    pub by_rule: BTreeMap<&'static str, usize>,
 }
 
 /// Fixes `text` (a file of `kind`) to a fixed point; `Err` says why the fixes were
@@ -97,6 +100,7 @@ pub fn fix_with(
 ) -> Result<Fixed, String> {
     let mut current = text.to_string();
     let mut applied = 0;
+    let mut by_rule = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
         let diagnostics = lint(&current);
         let chosen = choose(&current, &diagnostics, unsafe_fixes);
@@ -114,11 +118,15 @@ pub fn fix_with(
         }
         verify(&current, &next, kind, &chosen)?;
         applied += chosen.len();
+        for diagnostic in &chosen {
+            *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
+        }
         current = next;
     }
     Ok(Fixed {
         text: current,
         applied,
+        by_rule,
     })
 }
 
@@ -455,6 +463,8 @@ pub struct FixedFile {
     pub path: String,
     /// How many diagnostics' fixes were applied and written.
     pub applied: usize,
+    /// How many of them each rule had, by code.
+    pub by_rule: BTreeMap<&'static str, usize>,
 }
 
 /// The result of fixing some paths: the files that changed, and errors (unreadable
@@ -469,6 +479,17 @@ impl FixRun {
     /// How many diagnostics were fixed, over all files.
     pub fn applied(&self) -> usize {
         self.files.iter().map(|f| f.applied).sum()
+    }
+
+    /// How many diagnostics each rule had fixed, over all files, by code.
+    pub fn by_rule(&self) -> BTreeMap<&'static str, usize> {
+        let mut total = BTreeMap::new();
+        for file in &self.files {
+            for (code, count) in &file.by_rule {
+                *total.entry(*code).or_insert(0) += count;
+            }
+        }
+        total
     }
 }
 
@@ -496,6 +517,7 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
             Ok(Some(FixedFile {
                 path: file.path.clone(),
                 applied: fixed.applied,
+                by_rule: fixed.by_rule,
             }))
         })
         .collect();

@@ -491,9 +491,16 @@ fn fix_applies_safe_fixes_reports_what_remains_and_exits_from_it() {
     std::fs::write(&path, "if weather>rain then switch( x )\r\nbegin(hike)\r\n").unwrap();
     let output = silp_lint(dir.path(), &["check", "--fix", "plan.silp"]);
     let out = stdout(&output);
-    assert!(out.starts_with("Fixed 2 diagnostics in 1 file."), "{out}");
+    assert!(
+        out.starts_with("Fixed 2 diagnostics in 1 file (SL504 ×1, SL505 ×1)."),
+        "{out}"
+    );
     assert!(out.contains("SL101"), "the unknown verb remains: {out}");
-    assert!(!out.contains("SL505") && !out.contains("SL504"), "{out}");
+    let remaining = out.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        !remaining.contains("SL505") && !remaining.contains("SL504"),
+        "{out}"
+    );
     assert_eq!(output.status.code(), Some(1), "an error remains");
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -512,7 +519,7 @@ fn fix_applies_safe_fixes_reports_what_remains_and_exits_from_it() {
         stdout(&output)
     );
     assert_eq!(stdout(&output).trim(), "[]");
-    assert!(stderr(&output).contains("Fixed 1 diagnostic in 1 file."));
+    assert!(stderr(&output).contains("Fixed 1 diagnostic in 1 file (SL505 ×1)."));
 }
 
 #[test]
@@ -588,7 +595,7 @@ fn fix_with_overlapping_null_members_keeps_json_valid() {
     .unwrap();
     let output = silp_lint(dir.path(), &["check", "--fix", "."]);
     assert!(
-        stdout(&output).contains("Fixed 2 diagnostics in 1 file."),
+        stdout(&output).contains("Fixed 2 diagnostics in 1 file (SL408 ×2)."),
         "{}",
         stdout(&output)
     );

@@ -190,11 +190,21 @@ fn check(args: CheckArgs) -> ExitCode {
         }
         let fixed = fix::fix_paths(&paths, &options, args.unsafe_fixes);
         let count = fixed.applied();
+        let by_rule: Vec<String> = fixed
+            .by_rule()
+            .iter()
+            .map(|(code, n)| format!("{code} \u{d7}{n}"))
+            .collect();
         fixed_line = Some(format!(
-            "Fixed {count} diagnostic{} in {} file{}.",
+            "Fixed {count} diagnostic{} in {} file{}{}.",
             if count == 1 { "" } else { "s" },
             fixed.files.len(),
-            if fixed.files.len() == 1 { "" } else { "s" }
+            if fixed.files.len() == 1 { "" } else { "s" },
+            if by_rule.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", by_rule.join(", "))
+            }
         ));
         errors.extend(fixed.errors);
     }
