@@ -15,6 +15,9 @@
 //!   `# comment` keeps its text and gets exactly one space before the `#`.
 //! - Blank lines, comment lines, `//ping` probes and every payload with a syntax error
 //!   are left exactly as they are, as are line endings (LF, CRLF, CR) and a BOM.
+//! - JSON files and payloads carried inside NLIP messages are not formatted. Like
+//!   other formatters, fmt does not read configuration `select`/`ignore` or
+//!   suppression comments: it always prints the canonical form.
 //!
 //! Every rewritten line is checked before it is used: it must lex to the same tokens
 //! and keep the same comment boundary, so formatting can never change what a payload

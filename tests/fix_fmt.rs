@@ -661,3 +661,26 @@ fn fixes_inside_a_payload_carried_in_nlip_are_judged_by_that_payload() {
     );
     assert!(payload_meanings(text, FileKind::Nlip).len() >= 2);
 }
+
+#[test]
+fn fmt_and_fix_skip_what_the_configuration_excludes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("silp-lint.toml"),
+        "exclude = [\"vendor/**\"]\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("vendor")).unwrap();
+    let vendored = dir.path().join("vendor/third.silp");
+    std::fs::write(&vendored, "start( a )\n").unwrap();
+    std::fs::write(dir.path().join("own.silp"), "start( b )\n").unwrap();
+    let output = silp_lint(dir.path(), &["fmt", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = silp_lint(dir.path(), &["check", "--fix", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&vendored).unwrap(), "start( a )\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("own.silp")).unwrap(),
+        "start(b)\n"
+    );
+}
