@@ -5,7 +5,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ir::{from_code, from_json};
 use crate::rules::registry::RULES;
-use crate::rules::{Context, ReqIdUse, Rule, RunContext};
+use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
@@ -17,8 +17,8 @@ use crate::syntax::{code, markdown, nlip, ping, slip, SyntaxError};
 #[derive(Debug, Default)]
 pub struct FileLint {
     pub diagnostics: Vec<Diagnostic>,
-    /// Every `meta.req_id` written in the file: value and span.
-    pub req_ids: Vec<(String, Span)>,
+    /// Every `meta.req_id` written in the file.
+    pub req_ids: Vec<ReqIdFact>,
 }
 
 /// Lints one file's text as `kind`.
@@ -52,6 +52,23 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
     linter.apply_suppressions();
     let Linter { ctx, req_ids, .. } = linter;
     let mut diagnostics = ctx.into_diagnostics();
+    let req_ids = if req_ids.is_empty() {
+        Vec::new()
+    } else {
+        let index = crate::source::LineIndex::new(text);
+        req_ids
+            .into_iter()
+            .map(|(value, span)| {
+                let at = index.location(text, span.start);
+                ReqIdFact {
+                    value,
+                    span,
+                    line: at.line,
+                    column: at.column,
+                }
+            })
+            .collect()
+    };
     sort_and_dedup(&mut diagnostics);
     FileLint {
         diagnostics,
@@ -71,31 +88,27 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
 /// One linted file as cross-file rules see it.
 pub struct LintedFile<'a> {
     pub path: &'a str,
-    pub text: &'a str,
     pub settings: &'a Settings,
-    pub req_ids: &'a [(String, Span)],
+    pub req_ids: &'a [ReqIdFact],
 }
 
 /// Runs the cross-file rules (SL303) over the files of one run; returns new
 /// diagnostics with the index of the file each belongs to.
 pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
     let paths: Vec<String> = files.iter().map(|f| f.path.to_string()).collect();
-    let texts: Vec<&str> = files.iter().map(|f| f.text).collect();
     let settings: Vec<&Settings> = files.iter().map(|f| f.settings).collect();
     let req_ids: Vec<ReqIdUse> = files
         .iter()
         .enumerate()
         .flat_map(|(file, f)| {
-            f.req_ids.iter().map(move |(value, span)| ReqIdUse {
+            f.req_ids.iter().map(move |fact| ReqIdUse {
                 file,
-                value: value.clone(),
-                span: span.clone(),
+                fact: fact.clone(),
             })
         })
         .collect();
     let mut run = RunContext {
         paths: &paths,
-        texts: &texts,
         req_ids: &req_ids,
         settings: &settings,
         diagnostics: Vec::new(),
@@ -116,9 +129,8 @@ pub fn lint_files(files: &[(&str, &str, FileKind, &Settings)]) -> Vec<Vec<Diagno
     let views: Vec<LintedFile> = files
         .iter()
         .zip(&linted)
-        .map(|((path, text, _, settings), lint)| LintedFile {
+        .map(|((path, _, _, settings), lint)| LintedFile {
             path,
-            text,
             settings,
             req_ids: &lint.req_ids,
         })
@@ -403,17 +415,12 @@ impl<'a> Linter<'_, 'a> {
 }
 
 fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
-    let found = match node.value {
-        JsonValue::Null => "null",
-        JsonValue::Bool(_) => "a boolean",
-        JsonValue::Number(_) => "a number",
-        JsonValue::String(_) => "a string",
-        JsonValue::Array(_) => "an array",
-        JsonValue::Object(_) => "an object",
-    };
     SyntaxError::new(
         node.span.clone(),
-        format!("expected {place} to be a payload object, found {found}"),
+        format!(
+            "expected {place} to be a payload object, found {}",
+            node.type_name()
+        ),
     )
 }
 

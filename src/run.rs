@@ -4,6 +4,7 @@
 use crate::config::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, LintedFile};
+use crate::rules::ReqIdFact;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex};
 use crate::walk::{describe_io, walk};
@@ -11,12 +12,14 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
 
-/// One linted file. `text` is kept only when diagnostics need it for display.
+/// One linted file. Its text is not kept (a run over a large library would hold it
+/// all): [`CheckedFile::source`] reads it again for display, except for standard
+/// input, whose text is kept.
 #[derive(Debug)]
 pub struct CheckedFile {
     pub path: String,
     pub kind: FileKind,
-    pub text: String,
+    pub stdin_text: Option<String>,
     pub settings: Settings,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -84,7 +87,7 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
                 Err(error) => return (Err(error), Vec::new()),
             };
             match read_source(&file.path) {
-                Ok(text) => lint_one(file.path.clone(), file.kind, text, settings),
+                Ok(text) => lint_one(file.path.clone(), file.kind, &text, settings),
                 Err(error) => (Err(error), Vec::new()),
             }
         })
@@ -99,7 +102,16 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
                     settings_for(&stdin.name),
                     decode_utf8(&stdin.name, stdin.text),
                 ) {
-                    (Ok(settings), Ok(text)) => lint_one(stdin.name, kind, text, settings),
+                    (Ok(settings), Ok(text)) => {
+                        let (result, ids) = lint_one(stdin.name, kind, &text, settings);
+                        (
+                            result.map(|file| CheckedFile {
+                                stdin_text: Some(text),
+                                ..file
+                            }),
+                            ids,
+                        )
+                    }
                     (Err(error), _) | (_, Err(error)) => (Err(error), Vec::new()),
                 },
             );
@@ -123,7 +135,6 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
         .zip(&req_ids)
         .map(|(file, ids)| LintedFile {
             path: &file.path,
-            text: &file.text,
             settings: &file.settings,
             req_ids: ids,
         })
@@ -136,19 +147,25 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
     run
 }
 
-type Linted = (
-    Result<CheckedFile, String>,
-    Vec<(String, crate::source::Span)>,
-);
+type Linted = (Result<CheckedFile, String>, Vec<ReqIdFact>);
 
-fn lint_one(path: String, kind: FileKind, text: String, settings: Settings) -> Linted {
-    let lint = lint_text(&text, kind, &settings);
-    // Keep the text only when something will point into it.
-    let keep = !lint.diagnostics.is_empty() || !lint.req_ids.is_empty();
+impl CheckedFile {
+    /// The file's text, for showing its diagnostics: standard input as it was read,
+    /// a file read again from disk.
+    pub fn source(&self) -> Result<std::borrow::Cow<'_, str>, String> {
+        match &self.stdin_text {
+            Some(text) => Ok(std::borrow::Cow::Borrowed(text)),
+            None => read_source(&self.path).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+fn lint_one(path: String, kind: FileKind, text: &str, settings: Settings) -> Linted {
+    let lint = lint_text(text, kind, &settings);
     let file = CheckedFile {
         path,
         kind,
-        text: if keep { text } else { String::new() },
+        stdin_text: None,
         settings,
         diagnostics: lint.diagnostics,
     };

@@ -204,6 +204,26 @@ pub fn is_reported(c: char) -> bool {
         || invisible_name(c).is_some()
 }
 
+/// `text` with every invisible, bidi-control and control character written as
+/// `<U+XXXX>`, so a message quoting user text shows what is there and cannot
+/// reorder or hide the terminal line it is printed on.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden =
+        |c: char| is_reported(c) || (c.is_control() && c != '\n') || is_variation_selector(c);
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            shown.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(shown)
+}
+
 /// Inherited-script characters that are not combining marks on a letter.
 fn is_format_mark(c: char) -> bool {
     zero_width_name(c).is_some() || is_variation_selector(c) || c == '\u{034F}'
@@ -373,7 +393,8 @@ pub fn describe(c: char) -> String {
     }
 }
 
-const CYRILLIC: [&str; 96] = [
+/// Names of U+0400–U+040F (capitals) and U+0450–U+045F (their small letters).
+const CYRILLIC_EXTENDED: [&str; 16] = [
     "IE WITH GRAVE",
     "IO",
     "DJE",
@@ -390,6 +411,10 @@ const CYRILLIC: [&str; 96] = [
     "I WITH GRAVE",
     "SHORT U",
     "DZHE",
+];
+
+/// Names of U+0410–U+042F (capitals) and U+0430–U+044F (their small letters).
+const CYRILLIC_BASIC: [&str; 32] = [
     "A",
     "BE",
     "VE",
@@ -422,55 +447,6 @@ const CYRILLIC: [&str; 96] = [
     "E",
     "YU",
     "YA",
-    // small letters repeat the capitals in the same order
-    "A",
-    "BE",
-    "VE",
-    "GHE",
-    "DE",
-    "IE",
-    "ZHE",
-    "ZE",
-    "I",
-    "SHORT I",
-    "KA",
-    "EL",
-    "EM",
-    "EN",
-    "O",
-    "PE",
-    "ER",
-    "ES",
-    "TE",
-    "U",
-    "EF",
-    "HA",
-    "TSE",
-    "CHE",
-    "SHA",
-    "SHCHA",
-    "HARD SIGN",
-    "YERU",
-    "SOFT SIGN",
-    "E",
-    "YU",
-    "YA",
-    "IE WITH GRAVE",
-    "IO",
-    "DJE",
-    "GJE",
-    "UKRAINIAN IE",
-    "DZE",
-    "BYELORUSSIAN-UKRAINIAN I",
-    "YI",
-    "JE",
-    "LJE",
-    "NJE",
-    "TSHE",
-    "KJE",
-    "I WITH GRAVE",
-    "SHORT U",
-    "DZHE",
 ];
 
 const GREEK: [&str; 25] = [
@@ -516,7 +492,12 @@ pub fn char_name(c: char) -> Option<String> {
         }
         '\u{0400}'..='\u{045F}' => {
             let case = if cp < 0x0430 { "CAPITAL" } else { "SMALL" };
-            let name = CYRILLIC[(cp - 0x0400) as usize];
+            let name = match cp {
+                0x0400..=0x040F => CYRILLIC_EXTENDED[(cp - 0x0400) as usize],
+                0x0410..=0x042F => CYRILLIC_BASIC[(cp - 0x0410) as usize],
+                0x0430..=0x044F => CYRILLIC_BASIC[(cp - 0x0430) as usize],
+                _ => CYRILLIC_EXTENDED[(cp - 0x0450) as usize],
+            };
             Some(format!("CYRILLIC {case} LETTER {name}"))
         }
         // U+03A2 is unassigned (there is no capital final sigma).

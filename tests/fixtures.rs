@@ -32,7 +32,7 @@ fn render_fixture(code: &str, path: &Path) -> String {
     let mut out = Vec::new();
     render::write(&mut out, &files, OutputFormat::Human, false).unwrap();
     let mut rendered = String::from_utf8(out).unwrap();
-    rendered.push_str(&render::summary(&files));
+    rendered.push_str(&render::summary(diagnostics.iter()));
     rendered.push('\n');
     rendered
 }

@@ -199,3 +199,33 @@ fn a_directory_without_permission_is_reported_unless_we_may_read_it_anyway() {
         );
     }
 }
+
+#[test]
+fn messages_never_carry_raw_invisible_or_bidi_characters() {
+    let cases = [
+        ("SLIP v1 al\u{202e}ice bob MetaAck\n", FileKind::Slip),
+        ("can\u{200b}cel(flight)\n", FileKind::Silp),
+        (
+            "{\"intent\": \"!DEL\u{2066}ETE\", \"meta\": {\"req_id\": \"a1b2c3d4\"}}\n",
+            FileKind::SilpJsonl,
+        ),
+    ];
+    for (text, kind) in cases {
+        let lint = lint_text(text, kind, &Settings::default());
+        assert!(lint.diagnostics.len() > 1, "{text:?}");
+        for d in &lint.diagnostics {
+            let shown = format!("{} {}", d.message, d.help.as_deref().unwrap_or(""));
+            assert!(
+                !shown
+                    .chars()
+                    .any(|c| matches!(c, '\u{200b}' | '\u{202e}' | '\u{2066}')),
+                "{}: {shown}",
+                d.rule.code
+            );
+        }
+        assert!(
+            lint.diagnostics.iter().any(|d| d.message.contains("<U+")),
+            "{text:?}"
+        );
+    }
+}

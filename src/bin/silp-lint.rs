@@ -12,6 +12,11 @@ use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// mimalloc: linting allocates many small nodes, where it is markedly faster than
+/// the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::Arc;
 
 #[derive(Parser)]
@@ -209,21 +214,6 @@ fn check(args: CheckArgs) -> ExitCode {
         errors.extend(fixed.errors);
     }
     let run = run::check(&paths, stdin, &options);
-    for error in &run.errors {
-        if !errors.contains(error) {
-            errors.push(error.clone());
-        }
-    }
-    let views: Vec<FileDiagnostics> = run
-        .files
-        .iter()
-        .filter(|f| !f.diagnostics.is_empty())
-        .map(|f| FileDiagnostics {
-            path: &f.path,
-            text: &f.text,
-            diagnostics: &f.diagnostics,
-        })
-        .collect();
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -232,31 +222,21 @@ fn check(args: CheckArgs) -> ExitCode {
                 && std::io::stdout().is_terminal()
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut written = Ok(());
-    if let Some(line) = &fixed_line {
-        // Machine-readable formats keep stdout for the diagnostics alone.
-        if args.output_format == OutputFormat::Human {
-            if !args.quiet {
-                written = writeln!(out, "{line}");
-            }
-        } else {
-            eprintln!("{line}");
+    for error in &run.errors {
+        if !errors.contains(error) {
+            errors.push(error.clone());
         }
     }
-    if written.is_ok() {
-        written = render::write(&mut out, &views, args.output_format, color);
+    if let Some(line) = &fixed_line {
+        // Machine-readable formats keep stdout for the diagnostics alone.
+        if args.output_format != OutputFormat::Human {
+            eprintln!("{line}");
+        } else if !args.quiet {
+            println!("{line}");
+        }
     }
-    let nothing_to_say = views.is_empty() && !errors.is_empty();
-    if written.is_ok()
-        && args.output_format == OutputFormat::Human
-        && !args.quiet
-        && !nothing_to_say
-    {
-        written = writeln!(out, "{}", render::summary(&views));
-    }
-    if let Err(error) = written.and_then(|_| out.flush()) {
+    let written = write_report(&run, args.output_format, color, args.quiet, &mut errors);
+    if let Err(error) = written {
         if error.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write output: {error}");
             return ExitCode::from(2);
@@ -277,6 +257,41 @@ fn check(args: CheckArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Prints the run's diagnostics file by file (each file's text is read again
+/// only while its diagnostics are shown), then the summary for people.
+fn write_report(
+    run: &run::CheckRun,
+    format: OutputFormat,
+    color: bool,
+    quiet: bool,
+    errors: &mut Vec<String>,
+) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut writer = render::Writer::new(&mut out, format, color);
+    for file in run.files.iter().filter(|f| !f.diagnostics.is_empty()) {
+        let text = match file.source() {
+            Ok(text) => text,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        writer.file(&FileDiagnostics {
+            path: &file.path,
+            text: &text,
+            diagnostics: &file.diagnostics,
+        })?;
+    }
+    writer.finish()?;
+    let diagnostics = run.files.iter().flat_map(|f| f.diagnostics.iter());
+    let nothing_to_say = diagnostics.clone().next().is_none() && !errors.is_empty();
+    if format == OutputFormat::Human && !quiet && !nothing_to_say {
+        writeln!(out, "{}", render::summary(diagnostics))?;
+    }
+    out.flush()
 }
 
 fn fmt(args: FmtArgs) -> ExitCode {

@@ -95,21 +95,64 @@ pub fn write(
     format: OutputFormat,
     color: bool,
 ) -> io::Result<()> {
-    match format {
-        OutputFormat::Json => {
-            let all: Vec<JsonDiagnostic> = files.iter().flat_map(json_diagnostics).collect();
-            serde_json::to_writer_pretty(&mut *out, &all)?;
-            writeln!(out)
+    let mut writer = Writer::new(out, format, color);
+    for file in files {
+        writer.file(file)?;
+    }
+    writer.finish()
+}
+
+/// Writes diagnostics file by file, so a run need not hold every file's text at
+/// once; `finish` closes what the format opened (a JSON array, a SARIF log).
+pub struct Writer<'o> {
+    out: &'o mut dyn Write,
+    format: OutputFormat,
+    color: bool,
+    json_objects: usize,
+    sarif_results: Vec<serde_json::Value>,
+}
+
+impl<'o> Writer<'o> {
+    pub fn new(out: &'o mut dyn Write, format: OutputFormat, color: bool) -> Writer<'o> {
+        Writer {
+            out,
+            format,
+            color,
+            json_objects: 0,
+            sarif_results: Vec::new(),
         }
-        OutputFormat::JsonLines => {
-            for diagnostic in files.iter().flat_map(json_diagnostics) {
-                serde_json::to_writer(&mut *out, &diagnostic)?;
-                writeln!(out)?;
+    }
+
+    /// Writes one file's diagnostics.
+    pub fn file(&mut self, file: &FileDiagnostics) -> io::Result<()> {
+        let out = &mut *self.out;
+        match self.format {
+            OutputFormat::Json => {
+                for diagnostic in json_diagnostics(file) {
+                    out.write_all(if self.json_objects == 0 {
+                        b"[\n"
+                    } else {
+                        b",\n"
+                    })?;
+                    let pretty = serde_json::to_string_pretty(&diagnostic)?;
+                    for (i, line) in pretty.lines().enumerate() {
+                        if i > 0 {
+                            out.write_all(b"\n")?;
+                        }
+                        write!(out, "  {line}")?;
+                    }
+                    self.json_objects += 1;
+                }
+                Ok(())
             }
-            Ok(())
-        }
-        OutputFormat::Concise => {
-            for file in files {
+            OutputFormat::JsonLines => {
+                for diagnostic in json_diagnostics(file) {
+                    serde_json::to_writer(&mut *out, &diagnostic)?;
+                    writeln!(out)?;
+                }
+                Ok(())
+            }
+            OutputFormat::Concise => {
                 let index = LineIndex::new(file.text);
                 for d in file.diagnostics {
                     let at = index.location(file.text, d.span.start);
@@ -119,11 +162,9 @@ pub fn write(
                         file.path, at.line, at.column, d.rule.code, d.message
                     )?;
                 }
+                Ok(())
             }
-            Ok(())
-        }
-        OutputFormat::Github => {
-            for file in files {
+            OutputFormat::Github => {
                 let index = LineIndex::new(file.text);
                 for d in file.diagnostics {
                     let start = index.location(file.text, d.span.start);
@@ -149,33 +190,48 @@ pub fn write(
                         escape_data(&message),
                     )?;
                 }
+                Ok(())
             }
-            Ok(())
-        }
-        OutputFormat::Sarif => {
-            serde_json::to_writer_pretty(&mut *out, &sarif(files))?;
-            writeln!(out)
-        }
-        OutputFormat::Human => {
-            for file in files {
+            OutputFormat::Sarif => {
+                self.sarif_results.extend(sarif_results(file));
+                Ok(())
+            }
+            OutputFormat::Human => {
                 for d in file.diagnostics {
-                    human(out, file, d, color)?;
+                    human(out, file, d, self.color)?;
                 }
+                Ok(())
             }
-            Ok(())
+        }
+    }
+
+    /// Closes the output.
+    pub fn finish(self) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Json if self.json_objects == 0 => writeln!(self.out, "[]"),
+            OutputFormat::Json => writeln!(self.out, "\n]"),
+            OutputFormat::Sarif => {
+                serde_json::to_writer_pretty(&mut *self.out, &sarif_log(self.sarif_results))?;
+                writeln!(self.out)
+            }
+            _ => Ok(()),
         }
     }
 }
 
-/// A SARIF 2.1.0 log: one run, every rule with its documentation and default
-/// level, results with regions in Unicode code points, and fixes.
-pub fn sarif(files: &[FileDiagnostics]) -> serde_json::Value {
-    use serde_json::json;
-    let level = |severity: Severity| match severity {
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
         Severity::Info | Severity::Hint => "note",
-    };
+    }
+}
+
+/// A SARIF 2.1.0 log: one run, every rule with its documentation and default
+/// level, and the results (see [`sarif_results`]).
+fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
+    use serde_json::json;
+    let level = sarif_level;
     let rules: Vec<serde_json::Value> = crate::rules::registry::RULES
         .iter()
         .map(|rule| {
@@ -191,8 +247,27 @@ pub fn sarif(files: &[FileDiagnostics]) -> serde_json::Value {
             })
         })
         .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "silp-lint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// SARIF results for one file: regions in Unicode code points, and fixes.
+fn sarif_results(file: &FileDiagnostics) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let level = sarif_level;
     let mut results = Vec::new();
-    for file in files {
+    {
         let index = LineIndex::new(file.text);
         let uri = artifact_uri(file.path);
         let region = |span: &std::ops::Range<usize>| {
@@ -241,19 +316,7 @@ pub fn sarif(files: &[FileDiagnostics]) -> serde_json::Value {
             results.push(result);
         }
     }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "silp-lint",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    })
+    results
 }
 
 /// A relative URI reference for a path (forward slashes, reserved bytes escaped).
@@ -345,8 +408,8 @@ fn clamp(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
 }
 
 /// The closing summary line of human output: counts by severity and fixability.
-pub fn summary(files: &[FileDiagnostics]) -> String {
-    let all = || files.iter().flat_map(|f| f.diagnostics.iter());
+pub fn summary<'d>(diagnostics: impl Iterator<Item = &'d Diagnostic> + Clone) -> String {
+    let all = || diagnostics.clone();
     let count = |s: Severity| all().filter(|d| d.severity == s).count();
     let total = all().count();
     if total == 0 {

@@ -1,7 +1,6 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
-use crate::diagnostics::{Edit, Fix};
+use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
 use crate::source::Span;
-use crate::unicode::{bidi_control_name, code_point};
+use crate::unicode::bidi_control_name;
 
 declare_rule! {
     /// ## What it does
@@ -51,13 +50,7 @@ impl Rule for BidiControl {
                 continue;
             };
             let start = span.start + i;
-            let at = start..start + c.len_utf8();
-            ctx.report(&Self::META, at.clone(), format!("{name} {}", code_point(c)))
-                .help("it reorders how the text is displayed, so what you see is not what a receiver reads")
-                .fix(Fix::safe(
-                    format!("delete the {name}"),
-                    vec![Edit::delete(at)],
-                ));
+            report_deletable_char(ctx, &Self::META, start, c, name, "it reorders how the text is displayed, so what you see is not what a receiver reads");
         }
     }
 }

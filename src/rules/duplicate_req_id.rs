@@ -1,6 +1,5 @@
 use super::{declare_rule, Rule, RuleMeta, RunContext};
 use crate::diagnostics::Related;
-use crate::source::LineIndex;
 use std::collections::HashMap;
 
 declare_rule! {
@@ -37,24 +36,22 @@ impl Rule for DuplicateReqId {
     fn check_run(&self, run: &mut RunContext) {
         let mut by_value: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, use_) in run.req_ids.iter().enumerate() {
-            by_value.entry(use_.value.as_str()).or_default().push(i);
+            by_value
+                .entry(use_.fact.value.as_str())
+                .or_default()
+                .push(i);
         }
         let mut groups: Vec<&Vec<usize>> =
             by_value.values().filter(|uses| uses.len() > 1).collect();
         groups.sort();
-        let mut indexes: HashMap<usize, LineIndex> = HashMap::new();
-        let mut place = |run: &RunContext, file: usize, offset: usize| {
-            let index = indexes
-                .entry(file)
-                .or_insert_with(|| LineIndex::new(run.texts[file]));
-            let location = index.location(run.texts[file], offset);
-            format!("{}:{}:{}", run.paths[file], location.line, location.column)
+        let place = |run: &RunContext, use_: &super::ReqIdUse| {
+            format!(
+                "{}:{}:{}",
+                run.paths[use_.file], use_.fact.line, use_.fact.column
+            )
         };
         for uses in groups {
-            let places: Vec<String> = uses
-                .iter()
-                .map(|&i| place(run, run.req_ids[i].file, run.req_ids[i].span.start))
-                .collect();
+            let places: Vec<String> = uses.iter().map(|&i| place(run, &run.req_ids[i])).collect();
             for (k, &i) in uses.iter().enumerate() {
                 let this = &run.req_ids[i];
                 let others: Vec<&str> = places
@@ -70,18 +67,21 @@ impl Rule for DuplicateReqId {
                         let other = &run.req_ids[j];
                         Related {
                             path: (other.file != this.file).then(|| run.paths[other.file].clone()),
-                            span: other.span.clone(),
-                            message: format!("`req_id` `{}` is also written here", other.value),
+                            span: other.fact.span.clone(),
+                            message: format!(
+                                "`req_id` `{}` is also written here",
+                                other.fact.value
+                            ),
                         }
                     })
                     .collect();
                 run.report(
                     this.file,
                     &Self::META,
-                    this.span.clone(),
+                    this.fact.span.clone(),
                     format!(
                         "`req_id` `{}` is also written at {}",
-                        this.value,
+                        this.fact.value,
                         others.join(", ")
                     ),
                     related,

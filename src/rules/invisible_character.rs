@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
@@ -102,13 +102,14 @@ impl Rule for InvisibleCharacter {
                 continue;
             }
             let start = span.start + i;
-            let at = start..start + c.len_utf8();
-            ctx.report(&Self::META, at.clone(), format!("{name} {}", code_point(c)))
-                .help("it is invisible, but it is part of the text a receiver reads")
-                .fix(Fix::safe(
-                    format!("delete the {name}"),
-                    vec![Edit::delete(at)],
-                ));
+            report_deletable_char(
+                ctx,
+                &Self::META,
+                start,
+                c,
+                &name,
+                "it is invisible, but it is part of the text a receiver reads",
+            );
         }
     }
 }

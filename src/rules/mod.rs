@@ -197,7 +197,7 @@ impl<'a> Context<'a> {
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.settings.severity(rule),
-            message: message.into(),
+            message: crate::unicode::visible(&message.into()).into_owned(),
             help: None,
             span,
             fix: None,
@@ -221,13 +221,36 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Reports one invisible or control character at byte `start` by its name and code
+/// point, with the safe fix that deletes it (SL201, SL203, SL204).
+pub(crate) fn report_deletable_char(
+    ctx: &mut Context,
+    rule: &'static RuleMeta,
+    start: usize,
+    c: char,
+    name: &str,
+    help: &str,
+) {
+    let at = start..start + c.len_utf8();
+    ctx.report(
+        rule,
+        at.clone(),
+        format!("{name} {}", crate::unicode::code_point(c)),
+    )
+    .help(help)
+    .fix(Fix::safe(
+        format!("delete the {name}"),
+        vec![crate::diagnostics::Edit::delete(at)],
+    ));
+}
+
 /// A just-recorded diagnostic, to attach help text or a fix to.
 pub struct Reported<'a>(Option<&'a mut Diagnostic>);
 
 impl Reported<'_> {
     pub fn help(mut self, help: impl Into<String>) -> Self {
         if let Some(d) = self.0.as_mut() {
-            d.help = Some(help.into());
+            d.help = Some(crate::unicode::visible(&help.into()).into_owned());
         }
         self
     }
@@ -247,18 +270,26 @@ impl Reported<'_> {
     }
 }
 
-/// A `req_id` written in a payload, collected for the cross-file duplicate check.
+/// A `req_id` written in a payload of a file, with its 1-based line and column, so
+/// cross-file rules can name it without the file's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReqIdFact {
+    pub value: String,
+    pub span: Span,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A `req_id` of one file of a run, for the cross-file duplicate check.
 #[derive(Clone, Debug)]
 pub struct ReqIdUse {
     pub file: usize,
-    pub value: String,
-    pub span: Span,
+    pub fact: ReqIdFact,
 }
 
 /// What cross-file rules see: every file's facts, and per-file diagnostic lists.
 pub struct RunContext<'a> {
     pub paths: &'a [String],
-    pub texts: &'a [&'a str],
     pub req_ids: &'a [ReqIdUse],
     pub settings: &'a [&'a Settings],
     pub diagnostics: Vec<(usize, Diagnostic)>,
@@ -283,7 +314,7 @@ impl RunContext<'_> {
             Diagnostic {
                 rule,
                 severity: settings.severity(rule),
-                message,
+                message: crate::unicode::visible(&message).into_owned(),
                 help: None,
                 span,
                 fix: None,

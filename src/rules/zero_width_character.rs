@@ -1,7 +1,6 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
-use crate::diagnostics::{Edit, Fix};
+use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
 use crate::source::Span;
-use crate::unicode::{code_point, is_legitimate_joiner, zero_width_name};
+use crate::unicode::{is_legitimate_joiner, zero_width_name};
 
 declare_rule! {
     /// ## What it does
@@ -68,13 +67,14 @@ impl Rule for ZeroWidthCharacter {
             if (c == '\u{200C}' || c == '\u{200D}') && is_legitimate_joiner(region, i, c) {
                 continue;
             }
-            let at = start..start + c.len_utf8();
-            ctx.report(&Self::META, at.clone(), format!("{name} {}", code_point(c)))
-                .help("it is invisible, but it is part of the token it sits in")
-                .fix(Fix::safe(
-                    format!("delete the {name}"),
-                    vec![Edit::delete(at)],
-                ));
+            report_deletable_char(
+                ctx,
+                &Self::META,
+                start,
+                c,
+                name,
+                "it is invisible, but it is part of the token it sits in",
+            );
         }
     }
 }

@@ -270,7 +270,14 @@ fn validate(payload: &Payload, errors: &mut Vec<SyntaxError>) {
                 .actions
                 .first()
                 .map_or(payload.span.end..payload.span.end, |c| c.name.span());
-            errors.push(SyntaxError::new(at, "expected `:` after the condition"));
+            let message = match payload.actions.first() {
+                Some(call) => format!(
+                    "expected `:` after the condition, found `{}`",
+                    call.name.text
+                ),
+                None => "expected `:` after the condition".to_string(),
+            };
+            errors.push(SyntaxError::new(at, message));
         }
         for constraint in &condition.constraints {
             if let Constraint::Predicate { args, span, name } = constraint {

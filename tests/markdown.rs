@@ -1,0 +1,49 @@
+//! Markdown pages: fenced `silp`, `slip` and `silp-json` blocks are linted with
+//! positions in the page; prose and other fences are not.
+
+use silp_lint::lint::lint_text;
+use silp_lint::settings::Settings;
+use silp_lint::source::FileKind;
+
+fn found(text: &str) -> Vec<(&'static str, String)> {
+    lint_text(text, FileKind::Markdown, &Settings::default())
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule.code, text[d.span.clone()].to_string()))
+        .collect()
+}
+
+#[test]
+fn payload_fences_are_linted_in_place() {
+    let page = "# Travel\n\nSay begin(hike) in prose: not linted.\n\n```silp\nif !rain(t+1): begin(hike)\n```\n\n```python\nbegin(x)\n```\n\n~~~slip\nSLIP v1 alice bob EvalAprove\n~~~\n\n```silp-json\n{\"intent\": \"!DELETE\", \"meta\": {\"req_id\": \"a1b2c3d4\"}}\n```\n";
+    assert_eq!(
+        found(page),
+        [
+            ("SL101", "begin".to_string()),
+            ("SL601", "EvalAprove".to_string()),
+            ("SL101", "\"!DELETE\"".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn suppressions_work_inside_fences() {
+    let page = "```silp\n# silp-lint: ignore[SL101] legacy verb\nbegin(hike)\nbegin(again)\n```\n";
+    assert_eq!(found(page), [("SL101", "begin".to_string())]);
+    let lint = lint_text(page, FileKind::Markdown, &Settings::default());
+    assert_eq!(lint.diagnostics[0].span.start, page.rfind("begin").unwrap());
+}
+
+#[test]
+fn an_unterminated_fence_is_reported_and_its_content_still_linted() {
+    let page = "Intro\n\n```slip\nSLIP v1 a b Nope\n";
+    let got = found(page);
+    assert_eq!(got[0], ("SL001", "```slip".to_string()));
+    assert_eq!(got[1], ("SL601", "Nope".to_string()));
+}
+
+#[test]
+fn crlf_pages_keep_exact_positions() {
+    let page = "# T\r\n\r\n```silp\r\nbegin(x)\r\n```\r\n";
+    assert_eq!(found(page), [("SL101", "begin".to_string())]);
+}
