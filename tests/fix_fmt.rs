@@ -386,6 +386,39 @@ proptest! {
     }
 
     #[test]
+    fn fixing_reaches_a_fixed_point_and_keeps_every_payload_parsing(
+        payloads in prop::collection::vec(canonical_payload(), 1..5),
+        gaps in prop::collection::vec((0u8..3, any::<bool>()), 0..40),
+        variants in prop::collection::vec(0u8..4, 5),
+        crlf in any::<bool>(),
+    ) {
+        let mut text = String::new();
+        for (i, payload) in payloads.iter().enumerate() {
+            let line = match variants[i] {
+                // Nonstandard forms and upper-case names give SL505 and SL104 fixes.
+                0 => payload.replacen(": ", " then ", 1),
+                1 => payload.replace(" else: ", " else "),
+                2 => payload.to_uppercase().replace("IF ", "if ").replace(" AND ", " and ").replace(" ELSE", " else"),
+                _ => payload.clone(),
+            };
+            text.push_str(&respace(&line, &gaps));
+            text.push_str(if crlf { "\r\n" } else { "\n" });
+        }
+        let before = meanings(&text, FileKind::Silp);
+        let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false);
+        prop_assert!(fixed.is_ok(), "{:?}", fixed);
+        let fixed = fixed.unwrap();
+        let after = meanings(&fixed.text, FileKind::Silp);
+        prop_assert_eq!(before.len(), after.len());
+        for (b, a) in before.iter().zip(&after) {
+            prop_assert!(b.is_none() || a.is_some());
+        }
+        let again = fix_text(&fixed.text, FileKind::Silp, &Settings::default(), false).unwrap();
+        prop_assert_eq!(again.applied, 0);
+        prop_assert_eq!(fixed.text.matches('\r').count(), text.matches('\r').count());
+    }
+
+    #[test]
     fn slip_lines_format_to_single_spaces(
         tokens in prop::collection::vec(prop::sample::select(vec!["alice", "bob", "thread42", "\"two  words\"", "x.y-z", "\"\""]), 0..5),
         gaps in prop::collection::vec(prop::sample::select(vec![" ", "  ", "\t", " \t "]), 12),
