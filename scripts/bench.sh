@@ -29,6 +29,12 @@ print(f"check / floor = {check / floor:.1f}x (target <= 8x); floor {floor*1000:.
 PY
 /usr/bin/time -f "peak RSS of check: %M KiB (target <= 65536 KiB)" "$bin" check "$corpus" --output-format json > /dev/null || true
 
+# convert: every code-frontend file of the corpus to the JSON frontend, and every
+# IR lines file to the code frontend, one process per file as a user would run it.
+hyperfine --warmup 1 --runs 5 \
+  -n "convert code -> json" "find $corpus/code -name '*.silp' -exec $bin convert --to json {} ';' > /dev/null" \
+  -n "convert ir -> code" "find $corpus/ir -name '*.silp.jsonl' -exec $bin convert --to code {} ';' > /dev/null"
+
 small=target/bench-small.silp
 printf 'if !rain(t+1): start(hike) else: start(cards@indoor)\ncancel(flight); email(zhangsan)\n' > "$small"
 hyperfine --warmup 5 --runs 50 -N "$bin check $small" | grep -E "Time|Range"

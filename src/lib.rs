@@ -8,6 +8,7 @@
 //! and the language server both call).
 
 pub mod config;
+pub mod convert;
 pub mod diagnostics;
 pub mod fix;
 pub mod format;

@@ -72,7 +72,9 @@ fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let path = entry.path().to_string_lossy().into_owned();
+                let path = entry.path().to_string_lossy();
+                // `silp-lint .` names files `x.silp`, not `./x.silp`, as ruff does.
+                let path = path.strip_prefix("./").unwrap_or(&path).to_string();
                 if let Some(kind) = FileKind::from_path(&path) {
                     walk.files.push(FileToLint { path, kind });
                 }

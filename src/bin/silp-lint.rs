@@ -3,11 +3,12 @@
 
 use clap::{Parser, Subcommand};
 use silp_lint::config::{Overrides, Resolver};
+use silp_lint::convert::Target;
 use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::run::{self, CheckOptions, StdinSource};
-use silp_lint::source::FileKind;
+use silp_lint::source::{FileKind, LineIndex};
 use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -44,6 +45,8 @@ enum Command {
     /// Rewrite code-frontend and SLIP payloads (`.silp`, `.slip`, and `silp`/`slip`
     /// blocks in Markdown) to canonical form
     Fmt(FmtArgs),
+    /// Convert payloads between frontends through the IR (one output line per payload)
+    Convert(ConvertArgs),
     /// Print a rule's documentation (by code, e.g. SL101, or name)
     Rule {
         /// The rule's code or name
@@ -110,6 +113,21 @@ struct FmtArgs {
     force_exclude: bool,
 }
 
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// The file to convert (.silp, .silp.json, .silp.jsonl, .md); `-` reads standard input
+    file: String,
+    /// What to print: a frontend, or the canonical IR document
+    #[arg(long, value_enum)]
+    to: Target,
+    /// Length of the `req_id`s regenerated for code and JSON-frontend payloads (4 reproduces the reference implementation)
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+    req_id_length: u8,
+    /// The file name that standard input stands for: sets its kind and its name in messages
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ColorChoice {
     Auto,
@@ -117,7 +135,7 @@ enum ColorChoice {
     Never,
 }
 
-const COMMANDS: [&str; 6] = ["check", "fmt", "rule", "rules", "help", "lsp"];
+const COMMANDS: [&str; 7] = ["check", "convert", "fmt", "rule", "rules", "help", "lsp"];
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
@@ -131,6 +149,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Fmt(args) => fmt(args),
+        Command::Convert(args) => convert(args),
         Command::Rule { code } => rule(&code),
         Command::Rules => rules(),
     }
@@ -389,6 +408,65 @@ fn fmt_stdin(name: &str, check: bool) -> ExitCode {
         Err(error) => {
             eprintln!("error: cannot write output: {error}");
             ExitCode::from(2)
+        }
+    }
+}
+
+fn convert(args: ConvertArgs) -> ExitCode {
+    let (name, text) = if args.file == "-" {
+        let mut bytes = Vec::new();
+        if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+            eprintln!("error: cannot read standard input: {error}");
+            return ExitCode::from(2);
+        }
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
+        match run::decode_utf8(&name, bytes) {
+            Ok(text) => (name, text),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        match run::read_source(&args.file) {
+            Ok(text) => (args.file.clone(), text),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let kind = match FileKind::from_path(&name) {
+        Some(kind) => kind,
+        None if args.file == "-" && args.stdin_filename.is_none() => {
+            silp_lint::convert::sniff_kind(&text)
+        }
+        None => {
+            eprintln!("error: {name}: cannot tell the payload kind from the file name (use .silp, .silp.json, .silp.jsonl or .md, or --stdin-filename with `-`)");
+            return ExitCode::from(2);
+        }
+    };
+    match silp_lint::convert::convert(&text, kind, args.to, usize::from(args.req_id_length)) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            if let Err(error) = stdout
+                .write_all(out.as_bytes())
+                .and_then(|_| stdout.flush())
+            {
+                if error.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: cannot write output: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let at = LineIndex::new(&text).location(&text, error.span.start);
+            eprintln!("{name}:{}:{}: error: {}", at.line, at.column, error.message);
+            ExitCode::from(1)
         }
     }
 }

@@ -69,6 +69,7 @@ pub fn decode(payload: &Payload) -> Ir {
                 value: arg_value(arg),
                 action: None,
                 span: arg.span.clone(),
+                extra: Vec::new(),
             });
         }
     }
@@ -92,6 +93,7 @@ fn push_secondary(ir: &mut Ir, call: &Call) {
             value: arg_value(arg),
             action: Some(action.clone()),
             span: arg.span.clone(),
+            extra: Vec::new(),
         });
     }
 }

@@ -2,7 +2,7 @@
 //! (languages.md §1 and §3).
 
 use crate::ir::{
-    Alternative, Constraint, Entity, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
+    Alternative, Constraint, Entity, Extra, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
 };
 use crate::syntax::json::{JsonNode, JsonValue};
 
@@ -49,6 +49,7 @@ fn decode_document(object: &JsonNode) -> Ir {
             value: text_or_empty(node, "value"),
             action: text(node, "action"),
             span: node.span.clone(),
+            extra: extras(node, &["id", "value", "action"]),
         });
     }
     ir.constraints = constraints(object);
@@ -69,6 +70,18 @@ fn decode_document(object: &JsonNode) -> Ir {
             out: text(meta, "out"),
             next_agent: text(meta, "next_agent"),
             span: Some(meta.span.clone()),
+            extra: extras(
+                meta,
+                &[
+                    "req_id",
+                    "session_id",
+                    "priority",
+                    "confidence",
+                    "seq",
+                    "out",
+                    "next_agent",
+                ],
+            ),
         };
     }
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
@@ -126,6 +139,7 @@ fn decode_frontend(object: &JsonNode) -> Ir {
                         value,
                         action: Some(action.clone()),
                         span: item.span.clone(),
+                        extra: Vec::new(),
                     });
                 }
             }
@@ -135,6 +149,7 @@ fn decode_frontend(object: &JsonNode) -> Ir {
                 value,
                 action: None,
                 span: member.span(),
+                extra: Vec::new(),
             });
         }
     }
@@ -150,6 +165,7 @@ fn constraints(object: &JsonNode) -> Vec<Constraint> {
             subject: text(node, "subject"),
             operator: text(node, "operator"),
             span: node.span.clone(),
+            extra: extras(node, &["type", "value", "time", "subject", "operator"]),
         })
         .collect()
 }
@@ -161,8 +177,29 @@ fn alternatives(object: &JsonNode) -> Vec<Alternative> {
             target: text(node, "target"),
             location: text(node, "location"),
             span: node.span.clone(),
+            extra: extras(node, &["action", "target", "location"]),
         })
         .collect()
+}
+
+/// The members of `object` outside `known`, as a JSON parser keeps them: a key
+/// written twice has its first place and its last value.
+fn extras(object: &JsonNode, known: &[&str]) -> Vec<Extra> {
+    let mut extra: Vec<Extra> = Vec::new();
+    for member in object.members() {
+        if known.contains(&member.key.as_str()) {
+            continue;
+        }
+        let value = member.value.to_serde();
+        match extra.iter_mut().find(|e| e.node.0 == member.key) {
+            Some(seen) => seen.node.1 = value,
+            None => extra.push(Spanned::new(
+                (member.key.clone(), value),
+                member.key_span.clone(),
+            )),
+        }
+    }
+    extra
 }
 
 /// The objects of an array field (other items and other types are skipped).

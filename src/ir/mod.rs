@@ -4,8 +4,10 @@
 //! Equality and serialisation look only at values, never spans, so two IRs decoded
 //! from different texts compare equal when they mean the same thing.
 
+pub mod compile;
 pub mod from_code;
 pub mod from_json;
+pub mod req_id;
 
 use crate::source::Span;
 use serde::{Serialize, Serializer};
@@ -129,6 +131,12 @@ impl Ir {
     }
 }
 
+/// A member of an entity, constraint, alternative or `meta` object that the model has
+/// no field for (the schema allows extra keys there): its key and JSON value, spanning
+/// the key. Kept so that compiling to JSON and converting to the IR print it where
+/// the reference implementation does.
+pub type Extra = Spanned<(String, serde_json::Value)>;
+
 /// An argument slot of the primary action, or a value of a secondary action.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Entity {
@@ -136,6 +144,9 @@ pub struct Entity {
     pub value: Text,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<Text>,
+    /// Members the model has no field for, in the order written.
+    #[serde(skip)]
+    pub extra: Vec<Extra>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -152,6 +163,9 @@ pub struct Constraint {
     pub subject: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operator: Option<Text>,
+    /// Members the model has no field for, in the order written.
+    #[serde(skip)]
+    pub extra: Vec<Extra>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -164,6 +178,9 @@ pub struct Alternative {
     pub target: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Text>,
+    /// Members the model has no field for, in the order written.
+    #[serde(skip)]
+    pub extra: Vec<Extra>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -185,6 +202,9 @@ pub struct Meta {
     pub out: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_agent: Option<Text>,
+    /// Members the model has no field for, in the order written.
+    #[serde(skip)]
+    pub extra: Vec<Extra>,
     /// The `meta` object itself, when written.
     #[serde(skip)]
     pub span: Option<Span>,

@@ -28,6 +28,7 @@ mod nlip_key_case;
 mod non_canonical_form;
 mod non_portable_payload;
 mod nonstandard_syntax;
+mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;

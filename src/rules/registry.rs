@@ -26,6 +26,7 @@ pub static RULES: &[&dyn Rule] = &[
     &unknown_seq_item::UnknownSeqItem,
     &null_optional_field::NullOptionalField,
     &lossy_frontend_negation::LossyFrontendNegation,
+    &not_round_trippable::NotRoundTrippable,
     &invalid_heartbeat::InvalidHeartbeat,
     &non_canonical_form::NonCanonicalForm,
     &nonstandard_syntax::NonstandardSyntax,

@@ -1,0 +1,500 @@
+//! `silp-lint convert`: decode every payload of a file to the IR, then compile each
+//! to the target frontend (or print its canonical IR document).
+//!
+//! Input: a `.silp` file gives one payload per line (blank lines, `#` comments,
+//! trailing ` #` comments and `//ping` probes are skipped); a `.silp.json` file one
+//! payload object or an array of them; a `.silp.jsonl` file one object per line; a
+//! Markdown page its `silp` and `silp-json` fences, in order.
+//!
+//! Output: one line per payload, in input order, each ending in a newline, whatever
+//! the target: `--to ir` on several payloads prints JSON Lines (one compact IR
+//! document per line, a valid `.silp.jsonl` file), never an array.
+//!
+//! A payload that cannot be converted fails the whole file: nothing is printed.
+//!
+//! `meta.req_id`: an IR document keeps its own; a code or JSON-frontend payload
+//! gets the id regenerated from its text ([`crate::ir::req_id`]).
+
+use crate::ir::compile::{self, Frontend};
+use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
+use crate::lint::split_trailing_comment;
+use crate::source::{FileKind, Span};
+use crate::syntax::code::{self, Payload};
+use crate::syntax::json::{parse_json, JsonNode, JsonValue};
+use crate::syntax::lines::lines;
+use crate::syntax::{markdown, ping};
+
+/// What `convert` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    Code,
+    Json,
+    /// The canonical IR document.
+    Ir,
+    Natural,
+    #[value(name = "nl_json")]
+    NlJson,
+}
+
+impl Target {
+    /// The frontend compiled to, `None` for the IR itself.
+    pub fn frontend(self) -> Option<Frontend> {
+        match self {
+            Target::Code => Some(Frontend::Code),
+            Target::Json => Some(Frontend::Json),
+            Target::Natural => Some(Frontend::Natural),
+            Target::NlJson => Some(Frontend::NlJson),
+            Target::Ir => None,
+        }
+    }
+}
+
+/// Why a file could not be converted, and the span (bytes of the file) at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl ConvertError {
+    fn new(span: Span, message: impl Into<String>) -> ConvertError {
+        ConvertError {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<compile::CompileError> for ConvertError {
+    fn from(error: compile::CompileError) -> ConvertError {
+        ConvertError::new(error.span, error.message)
+    }
+}
+
+/// The kind of unnamed standard input: JSON Lines when every non-blank line (two or
+/// more) is an object on its own, JSON when it starts with `{` or `[`, else
+/// code-frontend lines.
+pub fn sniff_kind(text: &str) -> FileKind {
+    let text = text.trim_start_matches('\u{feff}');
+    let mut objects = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let count = objects.clone().count();
+    if count > 1 && objects.all(|l| l.starts_with('{') && l.ends_with('}')) {
+        return FileKind::SilpJsonl;
+    }
+    match text.trim_start().chars().next() {
+        Some('{' | '[') => FileKind::SilpJson,
+        _ => FileKind::Silp,
+    }
+}
+
+/// Converts every payload of `text` (a file of `kind`) to `to`; one output line per
+/// payload. `req_id_length` is the length of regenerated ids (8 by default, 4 as
+/// the reference implementation).
+pub fn convert(
+    text: &str,
+    kind: FileKind,
+    to: Target,
+    req_id_length: usize,
+) -> Result<String, ConvertError> {
+    let mut out = String::new();
+    for ir in decode_file(text, kind, req_id_length)? {
+        let line = match to.frontend() {
+            Some(frontend) => compile::compile(&ir, frontend)?,
+            None => compile::ir_document(&ir)?,
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Decodes every payload of a file to the IR, in order.
+pub fn decode_file(
+    text: &str,
+    kind: FileKind,
+    req_id_length: usize,
+) -> Result<Vec<Ir>, ConvertError> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut irs = Vec::new();
+    if kind == FileKind::Markdown {
+        for fence in markdown::fences(text) {
+            if matches!(fence.kind, FileKind::Silp | FileKind::SilpJson) {
+                decode_region(text, fence.kind, fence.content, req_id_length, &mut irs)?;
+            }
+        }
+    } else {
+        decode_region(text, kind, start..text.len(), req_id_length, &mut irs)?;
+    }
+    Ok(irs)
+}
+
+fn decode_region(
+    text: &str,
+    kind: FileKind,
+    span: Span,
+    req_id_length: usize,
+    irs: &mut Vec<Ir>,
+) -> Result<(), ConvertError> {
+    let region = &text[span.clone()];
+    match kind {
+        FileKind::Silp => {
+            for line in lines(region, span.start) {
+                if line.is_blank_or_comment() {
+                    continue;
+                }
+                let (payload, _) = split_trailing_comment(line.text);
+                if !ping::is_probe(payload) {
+                    irs.push(decode_code(payload, line.start, req_id_length)?);
+                }
+            }
+        }
+        FileKind::SilpJson => {
+            let root = parse_one(region, span.start)?;
+            match &root.value {
+                JsonValue::Array(items) => {
+                    for item in items {
+                        irs.push(decode_json(text, item, req_id_length)?);
+                    }
+                }
+                _ => irs.push(decode_json(text, &root, req_id_length)?),
+            }
+        }
+        FileKind::SilpJsonl => {
+            for line in lines(region, span.start) {
+                if !line.text.trim().is_empty() {
+                    let root = parse_one(line.text, line.start)?;
+                    irs.push(decode_json(text, &root, req_id_length)?);
+                }
+            }
+        }
+        FileKind::Slip | FileKind::Nlip | FileKind::Markdown => {
+            let what = if kind == FileKind::Slip {
+                "a `.slip` file holds Slipstream messages"
+            } else {
+                "an NLIP file holds an envelope"
+            };
+            return Err(ConvertError::new(
+                span.start..span.start,
+                format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_one(text: &str, base: usize) -> Result<JsonNode, ConvertError> {
+    let parse = parse_json(text, base);
+    if let Some(error) = parse.errors.first() {
+        return Err(ConvertError::new(error.span.clone(), error.message.clone()));
+    }
+    parse
+        .value
+        .ok_or_else(|| ConvertError::new(base..base + text.len(), "expected a JSON payload object"))
+}
+
+/// Decodes one code-frontend payload (`payload` starts at byte `base` of its file),
+/// refusing syntax errors and nonstandard forms the IR cannot hold.
+pub fn decode_code(payload: &str, base: usize, req_id_length: usize) -> Result<Ir, ConvertError> {
+    let parse = code::parse_payload(payload, base);
+    if let Some(error) = parse.errors.first() {
+        return Err(ConvertError::new(error.span.clone(), error.message.clone()));
+    }
+    let Some(tree) = parse.payload else {
+        return Err(ConvertError::new(
+            base..base + payload.len(),
+            "expected a code-frontend payload",
+        ));
+    };
+    check_representable(&tree)?;
+    let mut ir = from_code::decode(&tree);
+    ir.meta.req_id = Some(Spanned::new(
+        req_id::for_code(payload, req_id_length),
+        tree.span.clone(),
+    ));
+    Ok(ir)
+}
+
+/// Nonstandard code-frontend forms whose meaning the IR has no place for.
+fn check_representable(tree: &Payload) -> Result<(), ConvertError> {
+    if let Some((keyword, name)) = &tree.with {
+        return Err(ConvertError::new(
+            keyword.start..name.span.1,
+            format!(
+                "`with {}` has no counterpart in the IR; remove it to convert",
+                name.text
+            ),
+        ));
+    }
+    for call in tree.actions.iter().skip(1) {
+        if call.args.as_ref().is_none_or(Vec::is_empty) {
+            return Err(ConvertError::new(
+                call.span.clone(),
+                format!(
+                    "`{}` has no arguments: the IR keeps a secondary action only through its values",
+                    call.name.text
+                ),
+            ));
+        }
+    }
+    for alternative in tree.else_branch.iter().flat_map(|b| &b.alternatives) {
+        let Some(arg) = alternative.args.iter().flatten().next() else {
+            continue;
+        };
+        match &arg.key {
+            Some(key) if key.text != "loc" => {
+                return Err(ConvertError::new(
+                    arg.span.clone(),
+                    format!("an alternative takes `target`, `target@location` or `loc=location`; `{}=` has no place in the IR", key.text),
+                ))
+            }
+            Some(_) if arg.location.is_some() => {
+                return Err(ConvertError::new(
+                    arg.span.clone(),
+                    "`loc=` takes a location alone; `@` after it has no place in the IR",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Decodes one JSON payload object (an IR document or a JSON-frontend payload),
+/// refusing fields whose JSON type leaves nothing to convert.
+pub fn decode_json(file: &str, node: &JsonNode, req_id_length: usize) -> Result<Ir, ConvertError> {
+    if !node.is_object() {
+        return Err(ConvertError::new(
+            node.span.clone(),
+            format!("expected a payload object, found {}", node.type_name()),
+        ));
+    }
+    check_fields(node)?;
+    let mut ir = from_json::decode(node);
+    if ir.meta.req_id.is_none() {
+        let source = file.get(node.span.clone()).unwrap_or("");
+        ir.meta.req_id = Some(Spanned::new(
+            req_id::for_json(source, req_id_length),
+            node.span.clone(),
+        ));
+    }
+    Ok(ir)
+}
+
+fn check_fields(object: &JsonNode) -> Result<(), ConvertError> {
+    let is_document = from_json::is_ir_document(object);
+    match object.get("intent") {
+        Some(intent) if intent.as_str().is_some() => {}
+        Some(intent) => {
+            return Err(ConvertError::new(
+                intent.span.clone(),
+                format!(
+                    "`intent` must be an action code string, found {}",
+                    intent.type_name()
+                ),
+            ))
+        }
+        None => {
+            return Err(ConvertError::new(
+                object.span.clone(),
+                "the payload has no `intent`, so there is no action to convert",
+            ))
+        }
+    }
+    let mut arrays: Vec<(&str, &[&str])> = vec![
+        ("constraints", &["type", "value"]),
+        ("alternatives", &["action"]),
+    ];
+    if is_document {
+        arrays.push(("entities", &["id", "value"]));
+    }
+    for (field, required) in arrays {
+        let Some(array) = object.get(field).filter(|n| !n.is_null()) else {
+            continue;
+        };
+        let Some(items) = array.as_array() else {
+            return Err(ConvertError::new(
+                array.span.clone(),
+                format!("`{field}` must be an array, found {}", array.type_name()),
+            ));
+        };
+        for item in items {
+            if !item.is_object() {
+                return Err(ConvertError::new(
+                    item.span.clone(),
+                    format!(
+                        "an item of `{field}` must be an object, found {}",
+                        item.type_name()
+                    ),
+                ));
+            }
+            for key in required {
+                let found = item.get(key);
+                if found.and_then(JsonNode::as_str).is_none() {
+                    let span = found.map_or(item.span.clone(), |n| n.span.clone());
+                    return Err(ConvertError::new(
+                        span,
+                        format!("an item of `{field}` needs `{key}` as a string"),
+                    ));
+                }
+            }
+        }
+    }
+    if !is_document {
+        for member in object.members() {
+            let key = member.key.as_str();
+            if matches!(key, "intent" | "constraints" | "alternatives") {
+                continue;
+            }
+            let scalar = |n: &JsonNode| {
+                matches!(
+                    n.value,
+                    JsonValue::String(_) | JsonValue::Number(_) | JsonValue::Bool(_)
+                )
+            };
+            let is_action = key
+                .strip_prefix(from_json::ACTION_KEY_PREFIX)
+                .is_some_and(|verb| !verb.is_empty());
+            if is_action {
+                let Some(items) = member.value.as_array() else {
+                    return Err(ConvertError::new(
+                        member.value.span.clone(),
+                        format!(
+                            "`{key}` must be an array of values, found {}",
+                            member.value.type_name()
+                        ),
+                    ));
+                };
+                if let Some(item) = items.iter().find(|n| !scalar(n)) {
+                    return Err(ConvertError::new(
+                        item.span.clone(),
+                        format!(
+                            "a value of `{key}` must be a string, found {}",
+                            item.type_name()
+                        ),
+                    ));
+                }
+            } else if !scalar(&member.value) {
+                return Err(ConvertError::new(
+                    member.value.span.clone(),
+                    format!(
+                        "the entity `{key}` must have a string value, found {}",
+                        member.value.type_name()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, kind: FileKind, to: Target) -> Result<String, ConvertError> {
+        convert(text, kind, to, 4)
+    }
+
+    #[test]
+    fn converts_code_lines_one_per_line() {
+        let text = "# travel\nif !rain(t+1): start(hike) else: start(cards@indoor)\n\ntranslate(src=fr, tgt=en) # trailing\n//ping code,json\n";
+        let out = run(text, FileKind::Silp, Target::Json).unwrap();
+        assert_eq!(
+            out,
+            "{\"intent\":\"!START\",\"act\":\"hike\",\"constraints\":[{\"type\":\"!rain\",\"value\":\"true\",\"time\":\"t+1\"}],\"alternatives\":[{\"action\":\"!START\",\"target\":\"cards\",\"location\":\"indoor\"}]}\n{\"intent\":\"!TRANSLATE\",\"src\":\"fr\",\"tgt\":\"en\"}\n"
+        );
+        let out = run(text, FileKind::Silp, Target::Code).unwrap();
+        assert_eq!(
+            out,
+            "if !rain(t+1): start(hike) else: start(cards@indoor)\ntranslate(src=fr,tgt=en)\n"
+        );
+    }
+
+    #[test]
+    fn ir_output_fills_defaults_and_regenerates_ids() {
+        let out = run("if !rain(t+1): start(hike)", FileKind::Silp, Target::Ir).unwrap();
+        assert_eq!(
+            out,
+            "{\"silp\":\"v1\",\"version\":\"ir-v0.1\",\"intent\":\"!START\",\"entities\":[{\"id\":\"act\",\"value\":\"hike\",\"action\":\"!START\"}],\"constraints\":[{\"type\":\"!rain\",\"value\":\"true\",\"time\":\"t+1\"}],\"alternatives\":[],\"meta\":{\"priority\":0,\"confidence\":1.0,\"seq\":[],\"out\":\"natural\",\"req_id\":\"e008\"}}\n"
+        );
+        let eight = convert("if !rain(t+1): start(hike)", FileKind::Silp, Target::Ir, 8).unwrap();
+        assert!(eight.contains("\"req_id\":\"e008"), "{eight}");
+    }
+
+    #[test]
+    fn errors_name_the_span() {
+        let text = "start(hike)\nif !rain(t+1) start(hike)\n";
+        let error = run(text, FileKind::Silp, Target::Json).unwrap_err();
+        assert_eq!(&text[error.span.clone()], "start");
+        assert!(error.message.contains("expected `:`"), "{error:?}");
+        let text = "fetch(data) -> process -> email(x)";
+        let error = run(text, FileKind::Silp, Target::Json).unwrap_err();
+        assert_eq!(&text[error.span.clone()], "process");
+        let text = "fetch(data) with timeout";
+        let error = run(text, FileKind::Silp, Target::Json).unwrap_err();
+        assert_eq!(&text[error.span.clone()], "with timeout");
+        let text = "start(x) else: start(to=y)";
+        let error = run(text, FileKind::Silp, Target::Json).unwrap_err();
+        assert_eq!(&text[error.span.clone()], "to=y");
+        let text = r#"[{"intent":"!START","act":"x"},{"act":"y"}]"#;
+        let error = run(text, FileKind::SilpJson, Target::Code).unwrap_err();
+        assert_eq!(&text[error.span.clone()], r#"{"act":"y"}"#);
+        let text = r#"{"intent":"!START","entities":[{"id":"act"}],"meta":{"req_id":"abcd"}}"#;
+        let error = run(text, FileKind::SilpJson, Target::Code).unwrap_err();
+        assert_eq!(&text[error.span.clone()], r#"{"id":"act"}"#);
+        assert!(run("SLIP v1 a b Accept", FileKind::Slip, Target::Code).is_err());
+    }
+
+    #[test]
+    fn nonstandard_forms_that_the_ir_holds_convert() {
+        let out = run(
+            "if weather>rain then switch(indoor_activity) else start(x)",
+            FileKind::Silp,
+            Target::Code,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "if weather>rain: switch(indoor_activity) else: start(x)\n"
+        );
+        let out = run(
+            "fetch(data) -> process(result)",
+            FileKind::Silp,
+            Target::Code,
+        )
+        .unwrap();
+        assert_eq!(out, "fetch(data); process(result)\n");
+    }
+
+    #[test]
+    fn extra_fields_are_printed_where_the_reference_prints_them() {
+        let doc = r#"{"intent":"!BOOK","entities":[{"id":"act","value":"room","note":"quiet"}],"constraints":[{"operator":"<=","type":"budget","unit":"EUR","value":"90","extra":null}],"alternatives":[{"action":"!SEARCH","target":"hostel","rank":2}],"meta":{"req_id":"abcd1234","trace":{"hop":1}}}"#;
+        let out = run(doc, FileKind::SilpJson, Target::Json).unwrap();
+        assert_eq!(
+            out,
+            "{\"intent\":\"!BOOK\",\"act\":\"room\",\"constraints\":[{\"type\":\"budget\",\"value\":\"90\",\"operator\":\"<=\",\"unit\":\"EUR\"}],\"alternatives\":[{\"action\":\"!SEARCH\",\"target\":\"hostel\",\"rank\":2}]}\n"
+        );
+        let out = run(doc, FileKind::SilpJson, Target::Ir).unwrap();
+        assert!(
+            out.contains("{\"id\":\"act\",\"value\":\"room\",\"note\":\"quiet\"}"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\"req_id\":\"abcd1234\",\"trace\":{\"hop\":1}}"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn json_inputs_keep_document_ids_and_hash_frontend_text() {
+        let doc = r#"{"intent":"!START","entities":[],"meta":{"req_id":"abcd1234"}}"#;
+        let out = run(doc, FileKind::SilpJson, Target::Ir).unwrap();
+        assert!(out.contains("\"req_id\":\"abcd1234\""), "{out}");
+        let frontend = "{\"intent\":\"!CANCEL\",\"act\":\"flight\",\"action_email\":[\"zhangsan\"],\"constraints\":[{\"type\":\"loc\",\"value\":\"Beijing\",\"time\":\"t+1am\",\"subject\":\"me\"}]}";
+        let out = run(frontend, FileKind::SilpJsonl, Target::Ir).unwrap();
+        assert!(out.contains("\"req_id\":\"449b\""), "{out}");
+        let md = "# Page\n\n```silp\ncancel(flight)\n```\n\n```silp-json\n{\"intent\":\"!START\",\"act\":\"x\"}\n```\n";
+        let out = run(md, FileKind::Markdown, Target::Code).unwrap();
+        assert_eq!(out, "cancel(flight)\nstart(x)\n");
+    }
+}
