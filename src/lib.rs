@@ -10,6 +10,8 @@
 pub mod config;
 pub mod convert;
 pub mod diagnostics;
+pub mod fix;
+pub mod format;
 pub mod ir;
 pub mod lint;
 pub mod lsp;
@@ -22,3 +24,4 @@ pub mod syntax;
 pub mod unicode;
 pub mod vocabulary;
 pub mod walk;
+pub mod write;

@@ -218,7 +218,12 @@ fn sl601_configured_extension_anchors_are_accepted() {
 #[test]
 fn sl602_fallback_without_payload() {
     let text = "SLIP v1 devops sre Fallback\nSLIP v1 devops sre Fallback   \nSLIP v1 devops sre Fallback thread42\nSLIP v1 devops sre Fallback thread42 restart pods\nSLIP v1 devops sre Fallback \"restart pods\"\nSLIP v1 devops sre MetaAck\n";
-    let diagnostics = lint(text);
+    // The trailing blanks of line 2 are SL504's business.
+    let ignore_format = Settings {
+        ignore: vec!["SL504".to_string()],
+        ..Settings::default()
+    };
+    let diagnostics = lint_with(text, &ignore_format);
     assert_eq!(
         found(text, &diagnostics),
         [

@@ -9,6 +9,7 @@ use silp_lint::diagnostics::Severity;
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::run::{self, CheckOptions, StdinSource};
 use silp_lint::source::{FileKind, LineIndex};
+use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +42,9 @@ struct Cli {
 enum Command {
     /// Lint files and directories (the default command)
     Check(CheckArgs),
+    /// Rewrite code-frontend and SLIP payloads (`.silp`, `.slip`, and `silp`/`slip`
+    /// blocks in Markdown) to canonical form
+    Fmt(FmtArgs),
     /// Convert payloads between frontends through the IR (one output line per payload)
     Convert(ConvertArgs),
     /// Print a rule's documentation (by code, e.g. SL101, or name)
@@ -81,6 +85,32 @@ struct CheckArgs {
     /// When to colour human output (NO_COLOR turns colour off under `auto`)
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Apply safe fixes in place, then report what remains
+    #[arg(long)]
+    fix: bool,
+    /// With --fix, also apply unsafe fixes (which may change what a payload means);
+    /// implies --fix
+    #[arg(long)]
+    unsafe_fixes: bool,
+}
+
+#[derive(clap::Args)]
+struct FmtArgs {
+    /// Files or directories to format; `-` formats standard input to standard output [default: .]
+    paths: Vec<String>,
+    /// Change nothing; list the files that would be reformatted and exit 1 if any
+    #[arg(long)]
+    check: bool,
+    /// The file name that standard input stands for: sets its kind (default: a .silp file)
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+    /// Use this configuration file (for its `exclude`) instead of looking for
+    /// silp-lint.toml / pyproject.toml above each file
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Apply the configuration's `exclude` to paths named on the command line too
+    #[arg(long)]
+    force_exclude: bool,
 }
 
 #[derive(clap::Args)]
@@ -105,7 +135,7 @@ enum ColorChoice {
     Never,
 }
 
-const COMMANDS: [&str; 6] = ["check", "convert", "rule", "rules", "help", "lsp"];
+const COMMANDS: [&str; 7] = ["check", "convert", "fmt", "rule", "rules", "help", "lsp"];
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
@@ -118,6 +148,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(args);
     match cli.command {
         Command::Check(args) => check(args),
+        Command::Fmt(args) => fmt(args),
         Command::Convert(args) => convert(args),
         Command::Rule { code } => rule(&code),
         Command::Rules => rules(),
@@ -174,6 +205,33 @@ fn check(args: CheckArgs) -> ExitCode {
         resolver,
         force_exclude: args.force_exclude,
     };
+    let mut errors = Vec::new();
+    let mut fixed_line = None;
+    if args.fix || args.unsafe_fixes {
+        if stdin.is_some() {
+            eprintln!("error: --fix rewrites files in place and cannot fix standard input");
+            return ExitCode::from(2);
+        }
+        let fixed = fix::fix_paths(&paths, &options, args.unsafe_fixes);
+        let count = fixed.applied();
+        let by_rule: Vec<String> = fixed
+            .by_rule()
+            .iter()
+            .map(|(code, n)| format!("{code} \u{d7}{n}"))
+            .collect();
+        fixed_line = Some(format!(
+            "Fixed {count} diagnostic{} in {} file{}{}.",
+            if count == 1 { "" } else { "s" },
+            fixed.files.len(),
+            if fixed.files.len() == 1 { "" } else { "s" },
+            if by_rule.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", by_rule.join(", "))
+            }
+        ));
+        errors.extend(fixed.errors);
+    }
     let run = run::check(&paths, stdin, &options);
     let color = match args.color {
         ColorChoice::Always => true,
@@ -183,7 +241,19 @@ fn check(args: CheckArgs) -> ExitCode {
                 && std::io::stdout().is_terminal()
         }
     };
-    let mut errors = run.errors.clone();
+    for error in &run.errors {
+        if !errors.contains(error) {
+            errors.push(error.clone());
+        }
+    }
+    if let Some(line) = &fixed_line {
+        // Machine-readable formats keep stdout for the diagnostics alone.
+        if args.output_format != OutputFormat::Human {
+            eprintln!("{line}");
+        } else if !args.quiet {
+            println!("{line}");
+        }
+    }
     let written = write_report(&run, args.output_format, color, args.quiet, &mut errors);
     if let Err(error) = written {
         if error.kind() != std::io::ErrorKind::BrokenPipe {
@@ -241,6 +311,105 @@ fn write_report(
         writeln!(out, "{}", render::summary(diagnostics))?;
     }
     out.flush()
+}
+
+fn fmt(args: FmtArgs) -> ExitCode {
+    let mut paths = args.paths;
+    if paths.iter().any(|p| p == "-") {
+        if paths.len() > 1 {
+            eprintln!("error: `-` (standard input) cannot be formatted together with other paths");
+            return ExitCode::from(2);
+        }
+        return fmt_stdin(args.stdin_filename.as_deref().unwrap_or("-"), args.check);
+    }
+    if paths.is_empty() {
+        paths.push(".".to_string());
+    }
+    let resolver = match Resolver::new(args.config.as_deref(), Overrides::default()) {
+        Ok(resolver) => Arc::new(resolver),
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = CheckOptions {
+        resolver,
+        force_exclude: args.force_exclude,
+    };
+    let run = format::format_paths(&paths, &options, args.check);
+    let changed = run.files.iter().filter(|f| f.changed).count();
+    let unchanged = run.files.len() - changed;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    for file in run.files.iter().filter(|f| f.changed) {
+        if args.check {
+            println!("Would reformat: {}", file.path);
+        } else {
+            println!("Reformatted: {}", file.path);
+        }
+    }
+    let verb = if args.check {
+        "would be reformatted"
+    } else {
+        "reformatted"
+    };
+    let kept = if args.check {
+        "already formatted"
+    } else {
+        "left unchanged"
+    };
+    println!(
+        "{changed} file{} {verb}, {unchanged} file{} {kept}",
+        plural(changed),
+        plural(unchanged)
+    );
+    for error in &run.errors {
+        eprintln!("error: {error}");
+    }
+    if !run.errors.is_empty() {
+        ExitCode::from(2)
+    } else if args.check && changed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Formats standard input to standard output (or, with `check`, only says whether it
+/// would change).
+fn fmt_stdin(name: &str, check: bool) -> ExitCode {
+    let mut bytes = Vec::new();
+    if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
+        eprintln!("error: cannot read standard input: {error}");
+        return ExitCode::from(2);
+    }
+    let text = match run::decode_utf8(name, bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let kind = FileKind::from_path(name).unwrap_or(FileKind::Silp);
+    let formatted = format::format_text(&text, kind);
+    if check {
+        if formatted == text {
+            return ExitCode::SUCCESS;
+        }
+        println!("Would reformat: {name}");
+        return ExitCode::from(1);
+    }
+    let mut out = std::io::stdout().lock();
+    match out
+        .write_all(formatted.as_bytes())
+        .and_then(|()| out.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: cannot write output: {error}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn convert(args: ConvertArgs) -> ExitCode {

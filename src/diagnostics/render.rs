@@ -395,9 +395,34 @@ fn human(
         };
         report = report.with_note(format!("{} ({how})", fix.message));
     }
-    report
-        .finish()
-        .write((path, Source::from(file.text)), &mut *out)
+    let report = report.finish();
+    if color {
+        return report.write((path, Source::from(file.text)), &mut *out);
+    }
+    // ariadne colours custom report kinds (info, hint) even with colour off.
+    let mut plain = Vec::new();
+    report.write((path, Source::from(file.text)), &mut plain)?;
+    out.write_all(&strip_ansi(&plain))
+}
+
+/// `bytes` without ANSI colour sequences (`ESC [ ... m`).
+fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
+    let mut plain = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == 0x1b && bytes.get(i + 1) == Some(&b'[') {
+            match bytes[i + 2..].iter().position(|&b| b == b'm') {
+                Some(end) => {
+                    i += end + 3;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        plain.push(bytes[i]);
+        i += 1;
+    }
+    plain
 }
 
 /// A span inside the text on char boundaries (ariadne indexes bytes of the text).

@@ -25,6 +25,7 @@ mod lossy_frontend_negation;
 mod malformed_action_code;
 mod nlip_envelope_violation;
 mod nlip_key_case;
+mod non_canonical_form;
 mod non_portable_payload;
 mod nonstandard_syntax;
 mod not_round_trippable;

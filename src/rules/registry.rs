@@ -28,6 +28,7 @@ pub static RULES: &[&dyn Rule] = &[
     &lossy_frontend_negation::LossyFrontendNegation,
     &not_round_trippable::NotRoundTrippable,
     &invalid_heartbeat::InvalidHeartbeat,
+    &non_canonical_form::NonCanonicalForm,
     &nonstandard_syntax::NonstandardSyntax,
     &unknown_anchor::UnknownAnchor,
     &fallback_without_payload::FallbackWithoutPayload,

@@ -441,10 +441,17 @@ mod grammar {
                 args,
                 span: range(e.span()),
             });
+        // A broken condition does not hide the rest: skip to the next one that
+        // parses, or to the `:` that ends the condition.
+        let condition_stop = just(Token::Colon)
+            .ignored()
+            .or(keyword("then").ignored())
+            .or(end());
         let constraint = negation
             .or(comparison)
             .or(predicate)
-            .labelled("a condition");
+            .labelled("a condition")
+            .recover_with(skip_then_retry_until(any().ignored(), condition_stop));
         let condition_end = just(Token::Colon)
             .map_with(|_, e| ConditionEnd::Colon(range(e.span())))
             .or(keyword("then").map(ConditionEnd::Then));
@@ -465,9 +472,33 @@ mod grammar {
         let separator = just(Token::Semicolon)
             .map_with(|_, e| Separator::Semicolon(range(e.span())))
             .or(just(Token::Arrow).map_with(|_, e| Separator::Arrow(range(e.span()))));
-        let actions = call
-            .clone()
-            .then(separator.then(call.clone()).repeated().collect::<Vec<_>>());
+        // Tokens that cannot continue the actions are one error, and the calls
+        // after the next separator are still parsed (and checked).
+        let stop = |t: &Token| {
+            matches!(
+                t,
+                Token::Semicolon | Token::Arrow | Token::Word("else") | Token::Word("with")
+            )
+        };
+        // A stray run never starts at `(`: an unclosed argument list is reported
+        // where it ends, by the call's own parser.
+        let stray = any()
+            .filter(move |t: &Token| !stop(t) && *t != Token::LParen)
+            .then_ignore(any().filter(move |t: &Token| !stop(t)).repeated())
+            .map_with(|first, e| (first, range(e.span())))
+            .validate(|(first, span), _, emitter| {
+                let message =
+                    format!("expected `;`, `->`, `else`, `with` or end of payload, found {first}");
+                emitter.emit(Rich::custom(SimpleSpan::from(span), message));
+            });
+        let actions = call.clone().then(
+            separator
+                .then(call.clone())
+                .map(Some)
+                .or(stray.to(None))
+                .repeated()
+                .collect::<Vec<_>>(),
+        );
 
         let else_branch = keyword("else")
             .then(just(Token::Colon).map_with(|_, e| range(e.span())).or_not())
@@ -494,7 +525,7 @@ mod grammar {
             .map_with(|(((condition, (first, rest)), else_branch), with), e| {
                 let mut actions = vec![first];
                 let mut separators = Vec::new();
-                for (separator, call) in rest {
+                for (separator, call) in rest.into_iter().flatten() {
                     separators.push(separator);
                     actions.push(call);
                 }
@@ -588,6 +619,25 @@ mod tests {
             "{:?}",
             parse.errors
         );
+    }
+
+    #[test]
+    fn recovery_keeps_the_calls_after_a_bad_token_or_condition() {
+        let parse = parse_payload("start(hike) junk more; emial(x)", 0);
+        assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
+        assert_eq!(parse.errors[0].span, 12..21);
+        let names: Vec<&str> = parse
+            .payload
+            .unwrap()
+            .actions
+            .iter()
+            .map(|c| c.name.text)
+            .collect();
+        assert_eq!(names, ["start", "emial"]);
+        let parse = parse_payload("if rain(a,) and x>1: begin(y)", 0);
+        assert!(!parse.errors.is_empty());
+        let payload = parse.payload.expect("the condition recovers");
+        assert_eq!(payload.actions[0].name.text, "begin");
     }
 
     #[test]

@@ -1,0 +1,111 @@
+use super::{declare_rule, Context, Rule, RuleMeta};
+use crate::diagnostics::Fix;
+use crate::format::{
+    canonical_code_line, format_silp_line, format_slip_line, line_around, minimal_edit, print_slip,
+};
+use crate::source::Span;
+use crate::syntax::code::Payload;
+use crate::syntax::slip::Message;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a code-frontend or SLIP payload that parses but is not written the way
+    /// `silp-lint fmt` prints it: a space after `,` or around `=`, `@` and comparison
+    /// operators, a missing space after `:` or `;`, runs of spaces, tabs, or white
+    /// space at the start or end of the line.
+    ///
+    /// The canonical code form is the reference compiler's: `if ` condition `: `
+    /// actions ` else: ` alternatives, ` and ` between constraints, `; ` between
+    /// calls, `, ` before a comparison's time, and nothing else. A SLIP line has single
+    /// spaces between its tokens; quoted payloads are kept as written. A trailing
+    /// `# comment` keeps its text, one space before the `#`.
+    ///
+    /// ## Why is this bad?
+    /// Payloads are compared, hashed (the reference derives `req_id` from the text)
+    /// and diffed as text: two spellings of one payload give different ids and noisy
+    /// reviews. The canonical form is also the shortest, so it costs the fewest tokens.
+    ///
+    /// ## Example
+    /// ```silp
+    /// if budget <= 500 and loc(hotel, downtown):book(hotel, city = Shanghai)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```silp
+    /// if budget<=500 and loc(hotel,downtown): book(hotel,city=Shanghai)
+    /// ```
+    ///
+    /// ## Fix
+    /// Rewrites the line to canonical form (safe: the payload keeps every token, so
+    /// it decodes to the same IR). `silp-lint fmt` applies the same rewrite to whole
+    /// files. Lines with syntax errors are not reported, nor are payloads carried
+    /// inside NLIP messages (fmt leaves JSON alone).
+    pub struct NonCanonicalForm {
+        code: "SL504",
+        name: "non-canonical-form",
+        severity: Info,
+    }
+}
+
+impl Rule for NonCanonicalForm {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check_code(&self, ctx: &mut Context, payload: &Payload) {
+        if !ctx.enabled(&Self::META) {
+            return;
+        }
+        let line = line_around(ctx.text(), payload.span.start);
+        if !alone_on_line(ctx, &line, &payload.span, true) {
+            return;
+        }
+        let text = ctx.slice(&line);
+        // Most payloads are canonical: the tree printed back says so without a reparse.
+        if canonical_code_line(text, payload) == text {
+            return;
+        }
+        if let Some(formatted) = format_silp_line(text) {
+            report(ctx, payload.span.clone(), line, &formatted);
+        }
+    }
+
+    fn check_slip(&self, ctx: &mut Context, message: &Message) {
+        if !ctx.enabled(&Self::META) {
+            return;
+        }
+        let line = line_around(ctx.text(), message.span.start);
+        if !alone_on_line(ctx, &line, &message.span, false) {
+            return;
+        }
+        let text = ctx.slice(&line);
+        if print_slip(message) == text {
+            return;
+        }
+        if let Some(formatted) = format_slip_line(text) {
+            report(ctx, message.span.clone(), line, &formatted);
+        }
+    }
+}
+
+/// Whether the payload at `span` is the only thing on its line (but for blanks and,
+/// in `.silp` lines, a trailing comment): payloads carried inside other text, such as
+/// a JSON string of an NLIP message, are not formatted.
+fn alone_on_line(ctx: &Context, line: &Span, span: &Span, comment: bool) -> bool {
+    let before = ctx.slice(&(line.start..span.start.max(line.start)));
+    let after = ctx.slice(&(span.end.min(line.end)..line.end)).trim_start();
+    before.trim().is_empty()
+        && span.end <= line.end
+        && (after.is_empty() || (comment && after.starts_with('#')))
+}
+
+fn report(ctx: &mut Context, span: Span, line: Span, formatted: &str) {
+    let edit = minimal_edit(line.start, ctx.slice(&line), formatted);
+    ctx.report(
+        &NonCanonicalForm::META,
+        span,
+        "payload is not in canonical form",
+    )
+    .help(format!("`silp-lint fmt` writes it as `{formatted}`"))
+    .fix(Fix::safe("Rewrite in canonical form", vec![edit]));
+}
