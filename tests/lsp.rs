@@ -239,9 +239,7 @@ async fn diagnostics_match_the_library_in_utf16_and_carry_the_version() {
     let mut client = TestClient::start().await;
     let init = client.initialize().await;
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
-    assert!(init["capabilities"]
-        .get("documentFormattingProvider")
-        .is_none());
+    assert_eq!(init["capabilities"]["documentFormattingProvider"], true);
     let uri = "file:///work/a.silp";
     client.open(uri, "silp", 7, MIXED).await;
     let diagnostics = client.diagnostics(uri, Some(7)).await;
@@ -565,21 +563,67 @@ async fn semantic_tokens_use_the_shared_legend() {
 }
 
 #[tokio::test]
-async fn formatting_is_reported_unsupported() {
+async fn formatting_prints_the_canonical_form_of_silp_and_slip_only() {
     let mut client = TestClient::start().await;
     client.initialize().await;
-    let uri = "file:///w/f.silp";
-    client.open(uri, "silp", 1, "start(hike)").await;
+    let options = json!({"tabSize": 4, "insertSpaces": true});
+    for (uri, language, text, kind) in [
+        (
+            "file:///w/f.silp",
+            "silp",
+            "if !rain( t+1 ):start(hike) ;  book(x)   # c\n# keep  me\n",
+            FileKind::Silp,
+        ),
+        (
+            "file:///w/f.slip",
+            "slip",
+            "SLIP  v1 a   b  ObserveState\n",
+            FileKind::Slip,
+        ),
+    ] {
+        client.open(uri, language, 1, text).await;
+        let edits = client
+            .request(
+                "textDocument/formatting",
+                json!({"textDocument": {"uri": uri}, "options": options}),
+            )
+            .await;
+        let mut edits = edits.as_array().unwrap().clone();
+        assert!(!edits.is_empty());
+        // ASCII text: characters are bytes. Apply from the end.
+        edits.sort_by_key(|e| {
+            let s = &e["range"]["start"];
+            (
+                s["line"].as_u64().unwrap(),
+                s["character"].as_u64().unwrap(),
+            )
+        });
+        let lines: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let at = |p: &Value| {
+            lines[p["line"].as_u64().unwrap() as usize] + p["character"].as_u64().unwrap() as usize
+        };
+        let mut formatted = text.to_string();
+        for edit in edits.iter().rev() {
+            let range = at(&edit["range"]["start"])..at(&edit["range"]["end"]);
+            formatted.replace_range(range, edit["newText"].as_str().unwrap());
+        }
+        assert_eq!(formatted, silp_lint::format::format_text(text, kind));
+        assert_ne!(formatted, text);
+    }
+    let uri = "file:///w/f.silp.json";
+    client.open(uri, "silp-json", 1, "{ }").await;
     let response = client
         .request_raw(
             "textDocument/formatting",
-            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+            json!({"textDocument": {"uri": uri}, "options": options}),
         )
         .await;
     assert!(response["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("does not support formatting"));
+        .contains(".silp and .slip documents only"));
     client.shutdown().await;
 }
 

@@ -12,10 +12,12 @@
 //! by a property test), which keeps a keystroke on a 10,000-line file around a
 //! millisecond (`benches/lsp_latency.rs`).
 //!
+//! Formatting returns the edits of [`crate::format::format_edits`], what `silp-lint
+//! fmt` writes (`.silp` and `.slip`; other kinds are answered with an error saying
+//! they have no canonical form).
+//!
 //! Not yet: configuration files (every rule runs with its default settings until the
-//! server reads `silp-lint.toml` like the CLI), and formatting (not advertised; a
-//! `textDocument/formatting` request is answered with an error until a canonical
-//! printer for whole documents exists).
+//! server reads `silp-lint.toml` like the CLI).
 //!
 //! `codeDescription` links: silp-lint has no published rule pages, so the server
 //! links a rule only when the client passes a URL template in

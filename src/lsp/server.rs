@@ -13,6 +13,7 @@ use super::hover;
 use super::incremental::relint;
 use super::semantic::{self, Meaning, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
 use crate::diagnostics::{Applicability, Diagnostic, Fix, Severity};
+use crate::format;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
 use crate::rules::RuleMeta;
 use crate::settings::Settings;
@@ -576,6 +577,7 @@ impl LanguageServer for Backend {
                 ),
             ),
             document_symbol_provider: Some(lsp::OneOf::Left(true)),
+            document_formatting_provider: Some(lsp::OneOf::Left(true)),
             ..Default::default()
         };
         Ok(lsp::InitializeResult {
@@ -1019,20 +1021,39 @@ impl LanguageServer for Backend {
         &self,
         params: lsp::DocumentFormattingParams,
     ) -> Result<Option<Vec<lsp::TextEdit>>> {
-        self.log(
-            lsp::MessageType::WARNING,
-            format!(
-                "silp-lint: formatting {} is not supported yet (the canonical printer does \
-                 not exist yet)",
-                params.text_document.uri.as_str()
-            ),
-        )
-        .await;
-        Err(Error {
-            code: ErrorCode::ServerError(-32803),
-            message: "silp-lint does not support formatting yet".into(),
-            data: None,
-        })
+        let uri = params.text_document.uri;
+        let Some((snapshot, kind, encoding, _)) = self.snapshot(&uri) else {
+            return Ok(None);
+        };
+        if !format::formats(kind) {
+            self.log(
+                lsp::MessageType::INFO,
+                format!(
+                    "silp-lint: {} is not formatted: only .silp and .slip payloads have a \
+                     canonical form",
+                    uri.as_str()
+                ),
+            )
+            .await;
+            return Err(Error {
+                code: ErrorCode::ServerError(-32803),
+                message: "silp-lint formats .silp and .slip documents only".into(),
+                data: None,
+            });
+        }
+        let edits = self
+            .blocking("formatting", move || {
+                format::format_edits(&snapshot.text, kind)
+                    .iter()
+                    .map(|edit| lsp::TextEdit {
+                        range: snapshot.range(&edit.span, encoding),
+                        new_text: edit.content.clone(),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .await
+            .unwrap_or_default();
+        Ok(Some(edits))
     }
 }
 
