@@ -306,9 +306,17 @@ fn cross_and_collect(state: &mut State, changed: Option<&str>) -> Vec<Publish> {
         let Some(lint) = doc.current_lint() else {
             continue;
         };
-        let mut all: Vec<Diagnostic> = lint.diagnostics.iter().chain(&cross).cloned().collect();
-        sort_and_dedup(&mut all);
-        let diagnostics = all.iter().map(|d| to_lsp(d, doc, state)).collect();
+        // A lint's own diagnostics come sorted; only cross-file ones need merging in.
+        let diagnostics = if cross.is_empty() {
+            lint.diagnostics
+                .iter()
+                .map(|d| to_lsp(d, doc, state))
+                .collect()
+        } else {
+            let mut all: Vec<Diagnostic> = lint.diagnostics.iter().chain(&cross).cloned().collect();
+            sort_and_dedup(&mut all);
+            all.iter().map(|d| to_lsp(d, doc, state)).collect()
+        };
         publishes.push(Publish {
             key: key.clone(),
             uri: doc.uri.clone(),
