@@ -20,12 +20,14 @@ echo "corpus: $corpus ($files files, $(du -sh "$corpus" | cut -f1))"
 
 hyperfine --warmup 2 --runs 10 --ignore-failure --export-json target/bench-check.json \
   -n "wc -l (I/O floor)" "find $corpus -type f -print0 | xargs -0 wc -l > /dev/null" \
-  -n "silp-lint check" "$bin check $corpus --output-format concise --quiet > /dev/null"
+  -n "silp-lint check" "$bin check $corpus --output-format concise --quiet > /dev/null" \
+  -n "silp-lint fmt --check" "$bin fmt --check $corpus > /dev/null"
 python3 - <<'PY'
 import json
 r = {x["command"]: x["median"] for x in json.load(open("target/bench-check.json"))["results"]}
-floor, check = r["wc -l (I/O floor)"], r["silp-lint check"]
+floor, check, fmt = r["wc -l (I/O floor)"], r["silp-lint check"], r["silp-lint fmt --check"]
 print(f"check / floor = {check / floor:.1f}x (target <= 8x); floor {floor*1000:.1f} ms, check {check*1000:.1f} ms")
+print(f"fmt --check / check = {fmt / check:.2f}x (target <= 1.5x); fmt --check {fmt*1000:.1f} ms")
 PY
 /usr/bin/time -f "peak RSS of check: %M KiB (target <= 65536 KiB)" "$bin" check "$corpus" --output-format json > /dev/null || true
 

@@ -244,25 +244,12 @@ pub fn format_slip_line(line: &str) -> Option<String> {
     }
     let again = slip::parse_message(&formatted, 0);
     let same = again.errors.is_empty()
-        && again
-            .message
-            .is_some_and(|m| slip_texts(&m).eq(slip_texts(&message)));
+        && again.message.is_some_and(|m| {
+            m.tokens()
+                .map(|(t, _)| t)
+                .eq(message.tokens().map(|(t, _)| t))
+        });
     same.then_some(formatted)
-}
-
-fn slip_texts<'m>(message: &'m Message<'m>) -> impl Iterator<Item = &'m str> + 'm {
-    let fields = [
-        Some(&message.marker),
-        message.version.as_ref(),
-        message.src.as_ref(),
-        message.dst.as_ref(),
-        message.anchor.as_ref(),
-    ];
-    fields
-        .into_iter()
-        .flatten()
-        .map(|t| t.text)
-        .chain(message.payload.iter().map(|p| p.text))
 }
 
 /// The smallest edit turning `old` (which starts at byte `start` of its file) into

@@ -69,16 +69,8 @@ struct CheckArgs {
     /// Never run these rules (codes or prefixes, comma-separated)
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     ignore: Vec<String>,
-    /// The file name that standard input stands for: sets its kind and its name in output
-    #[arg(long, value_name = "NAME")]
-    stdin_filename: Option<String>,
-    /// Use this configuration file for every input instead of looking for
-    /// silp-lint.toml / pyproject.toml above each file
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    /// Apply the configuration's `exclude` to paths named on the command line too
-    #[arg(long)]
-    force_exclude: bool,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Print diagnostics only, no summary line
     #[arg(long, short)]
     quiet: bool,
@@ -101,10 +93,34 @@ struct FmtArgs {
     /// Change nothing; list the files that would be reformatted and exit 1 if any
     #[arg(long)]
     check: bool,
-    /// The file name that standard input stands for: sets its kind (default: a .silp file)
+    #[command(flatten)]
+    inputs: InputArgs,
+}
+
+impl InputArgs {
+    /// The configuration lookup for a run, or exit status 2 for a broken `--config`.
+    fn options(&self, overrides: Overrides) -> Result<CheckOptions, ExitCode> {
+        match Resolver::new(self.config.as_deref(), overrides) {
+            Ok(resolver) => Ok(CheckOptions {
+                resolver: Arc::new(resolver),
+                force_exclude: self.force_exclude,
+            }),
+            Err(error) => {
+                eprintln!("error: {error}");
+                Err(ExitCode::from(2))
+            }
+        }
+    }
+}
+
+/// How `check` and `fmt` find and configure their inputs.
+#[derive(clap::Args)]
+struct InputArgs {
+    /// The file name that standard input stands for: sets its kind (default: a .silp
+    /// file) and its name in output
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
-    /// Use this configuration file (for its `exclude`) instead of looking for
+    /// Use this configuration file for every input instead of looking for
     /// silp-lint.toml / pyproject.toml above each file
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -187,6 +203,7 @@ fn check(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
         let name = args
+            .inputs
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
@@ -194,16 +211,9 @@ fn check(args: CheckArgs) -> ExitCode {
     } else if paths.is_empty() {
         paths.push(".".to_string());
     }
-    let resolver = match Resolver::new(args.config.as_deref(), overrides) {
-        Ok(resolver) => Arc::new(resolver),
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
-    };
-    let options = CheckOptions {
-        resolver,
-        force_exclude: args.force_exclude,
+    let options = match args.inputs.options(overrides) {
+        Ok(options) => options,
+        Err(code) => return code,
     };
     let mut errors = Vec::new();
     let mut fixed_line = None;
@@ -320,21 +330,17 @@ fn fmt(args: FmtArgs) -> ExitCode {
             eprintln!("error: `-` (standard input) cannot be formatted together with other paths");
             return ExitCode::from(2);
         }
-        return fmt_stdin(args.stdin_filename.as_deref().unwrap_or("-"), args.check);
+        return fmt_stdin(
+            args.inputs.stdin_filename.as_deref().unwrap_or("-"),
+            args.check,
+        );
     }
     if paths.is_empty() {
         paths.push(".".to_string());
     }
-    let resolver = match Resolver::new(args.config.as_deref(), Overrides::default()) {
-        Ok(resolver) => Arc::new(resolver),
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
-    };
-    let options = CheckOptions {
-        resolver,
-        force_exclude: args.force_exclude,
+    let options = match args.inputs.options(Overrides::default()) {
+        Ok(options) => options,
+        Err(code) => return code,
     };
     let run = format::format_paths(&paths, &options, args.check);
     let changed = run.files.iter().filter(|f| f.changed).count();

@@ -49,7 +49,24 @@ pub struct Message<'s> {
     pub span: Span,
 }
 
-impl Message<'_> {
+impl<'s> Message<'s> {
+    /// Every token as written with its span, in order: the fields present, then
+    /// the payload tokens.
+    pub fn tokens(&self) -> impl Iterator<Item = (&'s str, Span)> + '_ {
+        let fields = [
+            Some(&self.marker),
+            self.version.as_ref(),
+            self.src.as_ref(),
+            self.dst.as_ref(),
+            self.anchor.as_ref(),
+        ];
+        fields
+            .into_iter()
+            .flatten()
+            .map(|t| (t.text, t.span.clone()))
+            .chain(self.payload.iter().map(|p| (p.text, p.span.clone())))
+    }
+
     /// The payload tokens that carry content: all but the thread token.
     pub fn content(&self) -> impl Iterator<Item = &SlipPayload<'_>> {
         self.payload
@@ -330,19 +347,9 @@ mod tests {
 
     /// The text each span of a message covers, fields then payload.
     fn covered<'s>(line: &'s str, base: usize, message: &Message<'_>) -> Vec<&'s str> {
-        let fields = [
-            Some(&message.marker),
-            message.version.as_ref(),
-            message.src.as_ref(),
-            message.dst.as_ref(),
-            message.anchor.as_ref(),
-        ];
-        fields
-            .into_iter()
-            .flatten()
-            .map(|t| t.span.clone())
-            .chain(message.payload.iter().map(|p| p.span.clone()))
-            .map(|s| &line[s.start - base..s.end - base])
+        message
+            .tokens()
+            .map(|(_, s)| &line[s.start - base..s.end - base])
             .collect()
     }
 
