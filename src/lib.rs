@@ -15,6 +15,7 @@ pub mod format;
 pub mod ir;
 pub mod lint;
 pub mod lsp;
+pub mod relint;
 pub mod rules;
 pub mod run;
 pub mod schema;

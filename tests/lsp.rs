@@ -988,7 +988,7 @@ proptest! {
             let insertion = format!("{}{}", insert.get(&pieces), if end == 0 { "" } else { ends[end] });
             new.replace_range(start..stop, &insertion);
             let index = silp_lint::source::LineIndex::new(&new);
-            let got = silp_lint::lsp::incremental::relint(&old, &previous, &new, &index, kind, &settings);
+            let got = silp_lint::relint::relint(&old, &previous, &new, &index, kind, &settings);
             let full = lint_text(&new, kind, &settings);
             prop_assert_eq!(summary(&got), summary(&full), "{:?} -> {:?}", old, new);
             old = new;

@@ -54,6 +54,8 @@ enum Command {
     },
     /// List every rule with its code, name and default severity
     Rules,
+    /// Run the language server on standard input and output (as `silp-lsp` does)
+    Lsp,
 }
 
 #[derive(clap::Args)]
@@ -168,6 +170,13 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert(args),
         Command::Rule { code } => rule(&code),
         Command::Rules => rules(),
+        Command::Lsp => match silp_lint::lsp::serve_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("error: the language server stopped: {error}");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

@@ -8,7 +8,7 @@
 //! the protocol.
 //!
 //! After an edit, line-oriented documents are re-linted only in a window of whole
-//! lines around the change ([`incremental`]); the result equals a full lint (checked
+//! lines around the change ([`crate::relint`], in the lint layer); the result equals a full lint (checked
 //! by a property test), which keeps a keystroke on a 10,000-line file around a
 //! millisecond (`benches/lsp_latency.rs`).
 //!
@@ -28,7 +28,6 @@
 pub mod completion;
 pub mod document;
 pub mod hover;
-pub mod incremental;
 pub mod semantic;
 pub mod server;
 pub mod transport;

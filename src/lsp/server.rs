@@ -10,11 +10,11 @@
 use super::completion::{self, ItemKind};
 use super::document::{apply_changes, document_kind, Encoding, Snapshot};
 use super::hover;
-use super::incremental::relint;
 use super::semantic::{self, Meaning, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
 use crate::diagnostics::{Applicability, Diagnostic, Fix, Severity};
 use crate::format;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
+use crate::relint::relint;
 use crate::rules::RuleMeta;
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};

@@ -1,4 +1,5 @@
-//! Re-linting only what changed. In the line-oriented kinds (`.silp`, `.slip`,
+//! Re-linting only what changed, for editors: part of the lint layer so the server
+//! holds no lint logic. In the line-oriented kinds (`.silp`, `.slip`,
 //! `.silp.jsonl`) every payload is one line and the rules see one payload at a time,
 //! so after an edit the server lints a window of whole lines around the change with
 //! the same [`lint_text`] call and keeps the earlier diagnostics of the other lines
