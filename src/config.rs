@@ -306,6 +306,15 @@ pub struct Resolver {
 }
 
 impl Resolver {
+    /// A resolver that finds each file's own configuration.
+    pub fn discover(overrides: Overrides) -> Resolver {
+        Resolver {
+            explicit: None,
+            overrides,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
     pub fn new(explicit: Option<&Path>, overrides: Overrides) -> Result<Resolver, ConfigError> {
         let explicit = match explicit {
             None => None,

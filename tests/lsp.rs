@@ -1064,3 +1064,79 @@ async fn out_of_range_positions_are_clamped() {
     );
     client.shutdown().await;
 }
+
+fn codes_of(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_configuration_file_applies_and_is_reloaded_when_it_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("silp-lint.toml");
+    std::fs::write(&config, "ignore = [\"SL101\"]\n").unwrap();
+    let payload = dir.path().join("a.silp");
+    let uri = format!("file://{}", payload.display());
+    let config_uri = format!("file://{}", config.display());
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    client
+        .open(&uri, "silp", 1, "begin(hike)\nCancel(x)\n")
+        .await;
+    assert_eq!(
+        codes_of(&client.diagnostics(&uri, Some(1)).await),
+        ["SL104"]
+    );
+
+    std::fs::write(&config, "ignore = [\"SL104\"]\n").unwrap();
+    client
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": config_uri, "type": 2}]}),
+        )
+        .await;
+    assert_eq!(
+        codes_of(&client.diagnostics(&uri, Some(1)).await),
+        ["SL101"]
+    );
+
+    // A broken configuration is logged; the document is linted with the defaults.
+    std::fs::write(&config, "ignore = [\"SL999\"]\n").unwrap();
+    client
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": config_uri, "type": 2}]}),
+        )
+        .await;
+    let log = client.log_containing("SL999").await;
+    assert!(log.contains("silp-lint.toml:1:"), "{log}");
+    assert_eq!(
+        codes_of(&client.diagnostics(&uri, Some(1)).await),
+        ["SL101", "SL104"]
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_editor_rule_selection_applies_over_the_configuration() {
+    let mut client = TestClient::start().await;
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "capabilities": {},
+                "initializationOptions": {"lint": {"select": ["SL1"], "ignore": ["SL104"]}}
+            }}),
+        )
+        .await;
+    client.wait_for(|m| m["id"] == json!(0)).await;
+    client.notify("initialized", json!({})).await;
+    let uri = "untitled:Untitled-1";
+    // SL101 runs (selected); SL104 (ignored) and SL505 (not selected) do not.
+    client
+        .open(uri, "silp", 3, "begin(hike)\nCancel(x) -> start(y)\n")
+        .await;
+    assert_eq!(codes_of(&client.diagnostics(uri, Some(3)).await), ["SL101"]);
+    client.shutdown().await;
+}

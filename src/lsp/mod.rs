@@ -16,8 +16,12 @@
 //! fmt` writes (`.silp` and `.slip`; other kinds are answered with an error saying
 //! they have no canonical form).
 //!
-//! Not yet: configuration files (every rule runs with its default settings until the
-//! server reads `silp-lint.toml` like the CLI).
+//! Configuration: each document gets the settings of the `silp-lint.toml` or
+//! `pyproject.toml` that governs its file, found as the CLI finds it, with the
+//! client's rule selection (`initializationOptions.lint.select` / `.ignore`) over
+//! it. Saving such a file, a watched-file change or a configuration change reloads
+//! them and re-lints every open document; a broken file is logged and the defaults
+//! apply.
 //!
 //! `codeDescription` links: silp-lint has no published rule pages, so the server
 //! links a rule only when the client passes a URL template in

@@ -11,6 +11,7 @@ use super::completion::{self, ItemKind};
 use super::document::{apply_changes, document_kind, Encoding, Snapshot};
 use super::hover;
 use super::semantic::{self, Meaning, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
+use crate::config::{Overrides, Resolver};
 use crate::diagnostics::{Applicability, Diagnostic, Fix, Severity};
 use crate::format;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
@@ -48,6 +49,8 @@ struct Document {
     linting: bool,
     /// The text changed since the running lint job took its snapshot.
     dirty: bool,
+    /// The settings of the configuration governing the document's file.
+    settings: Arc<Settings>,
 }
 
 /// A lint result, the version and text it was computed for.
@@ -69,7 +72,10 @@ impl Document {
 
 struct State {
     encoding: Encoding,
-    settings: Arc<Settings>,
+    /// Finds each document's `silp-lint.toml` / `pyproject.toml`, as the CLI does.
+    resolver: Arc<Resolver>,
+    /// The client's rule selection, applied over every configuration.
+    overrides: Overrides,
     /// A URL template with `{code}` for `codeDescription`, from the client's
     /// `initializationOptions.ruleDocsUrl`.
     rule_docs_url: Option<String>,
@@ -113,7 +119,8 @@ impl Backend {
             shared: Arc::new(Shared {
                 state: Mutex::new(State {
                     encoding: Encoding::Utf16,
-                    settings: Arc::new(Settings::default()),
+                    resolver: Arc::new(Resolver::discover(Overrides::default())),
+                    overrides: Overrides::default(),
                     rule_docs_url: None,
                     docs: HashMap::new(),
                     ignored: HashSet::new(),
@@ -152,6 +159,34 @@ impl Backend {
         }
     }
 
+    /// Reads the configuration files again and re-lints every open document with
+    /// its new settings.
+    async fn reload_configuration(&self) {
+        let mut errors = Vec::new();
+        {
+            let mut state = lock(&self.shared);
+            state.resolver = Arc::new(Resolver::discover(state.overrides.clone()));
+            let resolver = state.resolver.clone();
+            let keys: Vec<String> = state.docs.keys().cloned().collect();
+            for key in keys {
+                if let Some(doc) = state.docs.get_mut(&key) {
+                    let (settings, error) = settings_for(&resolver, &doc.uri);
+                    errors.extend(error);
+                    doc.settings = settings;
+                    // The earlier result was computed with other settings.
+                    doc.lint = None;
+                }
+                request_lint(&self.shared, &self.client, &mut state, &key);
+            }
+        }
+        errors.sort();
+        errors.dedup();
+        for error in errors {
+            self.log(lsp::MessageType::ERROR, format!("silp-lint: {error}"))
+                .await;
+        }
+    }
+
     /// The document's snapshot, kind and the encoding, if it is open.
     fn snapshot(&self, uri: &Uri) -> Option<(Snapshot, FileKind, Encoding, Arc<Settings>)> {
         let state = lock(&self.shared);
@@ -160,9 +195,47 @@ impl Backend {
             doc.snapshot.clone(),
             doc.kind,
             state.encoding,
-            state.settings.clone(),
+            doc.settings.clone(),
         ))
     }
+}
+
+/// The settings for a document: its file's configuration, as the CLI finds it;
+/// the defaults (and the error) when the configuration is broken; the defaults for
+/// documents that are not files.
+fn settings_for(resolver: &Resolver, uri: &Uri) -> (Arc<Settings>, Option<String>) {
+    let Some(path) = uri.to_file_path() else {
+        return (Arc::new(Settings::default()), None);
+    };
+    match resolver.settings_for(&path) {
+        Ok(settings) => (Arc::new(settings), None),
+        Err(error) => (Arc::new(Settings::default()), Some(error.to_string())),
+    }
+}
+
+/// The rule selection of a client's `lint` settings: `{"select": [...], "ignore": [...]}`.
+fn overrides_from(lint: &serde_json::Value) -> Overrides {
+    let codes = |key: &str| -> Vec<String> {
+        lint.get(key)
+            .and_then(|codes| codes.as_array())
+            .map(|codes| {
+                codes
+                    .iter()
+                    .filter_map(|c| c.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Overrides {
+        select: codes("select"),
+        ignore: codes("ignore"),
+    }
+}
+
+/// Whether a changed file is a configuration file the server reads.
+fn is_config_file(uri: &Uri) -> bool {
+    let path = uri.as_str();
+    path.ends_with("/silp-lint.toml") || path.ends_with("/pyproject.toml")
 }
 
 /// Marks a document dirty and makes sure a lint job will pick up its newest text.
@@ -182,10 +255,10 @@ async fn lint_job(shared: Arc<Shared>, client: Client, key: String) {
     loop {
         let (snapshot, previous, kind, version, settings) = {
             let mut state = lock(&shared);
-            let settings = state.settings.clone();
             let Some(doc) = state.docs.get_mut(&key) else {
                 return;
             };
+            let settings = doc.settings.clone();
             if !doc.dirty {
                 doc.linting = false;
                 return;
@@ -270,14 +343,13 @@ fn cross_and_collect(state: &mut State, changed: Option<&str>) -> Vec<Publish> {
         .map(|(key, _)| key)
         .collect();
     keys.sort();
-    let settings = state.settings.clone();
     let views: Vec<LintedFile> = keys
         .iter()
         .filter_map(|key| {
             let doc = &state.docs[*key];
             Some(LintedFile {
                 path: key.as_str(),
-                settings: &settings,
+                settings: &doc.settings,
                 req_ids: &doc.current_lint()?.req_ids,
             })
         })
@@ -522,10 +594,20 @@ impl LanguageServer for Backend {
             .and_then(|o| o.get("ruleDocsUrl"))
             .and_then(|u| u.as_str())
             .map(str::to_string);
+        // The editor's rule selection (`silp.lint.select` / `.ignore` in VS Code)
+        // applies over every configuration file, as `--select`/`--ignore` do.
+        let overrides = params
+            .initialization_options
+            .as_ref()
+            .and_then(|o| o.get("lint"))
+            .map(overrides_from)
+            .unwrap_or_default();
         {
             let mut state = lock(&self.shared);
             state.encoding = encoding;
             state.rule_docs_url = rule_docs_url;
+            state.resolver = Arc::new(Resolver::discover(overrides.clone()));
+            state.overrides = overrides;
         }
         let receiver = self
             .shared
@@ -637,6 +719,14 @@ impl LanguageServer for Backend {
             return;
         };
         let size = item.text.len();
+        let (settings, config_error) = {
+            let state = lock(&self.shared);
+            settings_for(&state.resolver, &item.uri)
+        };
+        if let Some(error) = config_error {
+            self.log(lsp::MessageType::ERROR, format!("silp-lint: {error}"))
+                .await;
+        }
         {
             let mut state = lock(&self.shared);
             state.ignored.remove(&key);
@@ -651,6 +741,7 @@ impl LanguageServer for Backend {
                     cross: Vec::new(),
                     linting: false,
                     dirty: false,
+                    settings,
                 },
             );
             request_lint(&self.shared, &self.client, &mut state, &key);
@@ -705,9 +796,23 @@ impl LanguageServer for Backend {
     }
 
     async fn did_save(&self, params: lsp::DidSaveTextDocumentParams) {
+        if is_config_file(&params.text_document.uri) {
+            self.reload_configuration().await;
+            return;
+        }
         let key = params.text_document.uri.as_str().to_string();
         let mut state = lock(&self.shared);
         request_lint(&self.shared, &self.client, &mut state, &key);
+    }
+
+    async fn did_change_watched_files(&self, params: lsp::DidChangeWatchedFilesParams) {
+        if params
+            .changes
+            .iter()
+            .any(|change| is_config_file(&change.uri))
+        {
+            self.reload_configuration().await;
+        }
     }
 
     async fn did_close(&self, params: lsp::DidCloseTextDocumentParams) {
@@ -733,12 +838,16 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn did_change_configuration(&self, _: lsp::DidChangeConfigurationParams) {
-        self.log(
-            lsp::MessageType::LOG,
-            "silp-lint: configuration is not read yet; settings are unchanged".to_string(),
-        )
-        .await;
+    async fn did_change_configuration(&self, params: lsp::DidChangeConfigurationParams) {
+        // VS Code sends the whole `silp` section: `{"silp": {"lint": {"select": [...]}}}`.
+        if let Some(lint) = params
+            .settings
+            .get("silp")
+            .and_then(|silp| silp.get("lint"))
+        {
+            lock(&self.shared).overrides = overrides_from(lint);
+        }
+        self.reload_configuration().await;
     }
 
     async fn hover(&self, params: lsp::HoverParams) -> Result<Option<lsp::Hover>> {
@@ -767,7 +876,7 @@ impl LanguageServer for Backend {
                         offset,
                         rules,
                         state.encoding,
-                        state.settings.clone(),
+                        doc.settings.clone(),
                     )
                 })
         };
@@ -868,7 +977,7 @@ impl LanguageServer for Backend {
                     doc.snapshot.clone(),
                     doc.kind,
                     state.encoding,
-                    state.settings.clone(),
+                    doc.settings.clone(),
                     fixable,
                 )
             })

@@ -82,7 +82,11 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(init.markdown),
     initializationOptions: init,
-    synchronize: { configurationSection: 'silp' },
+    synchronize: {
+      configurationSection: 'silp',
+      // The server re-reads silp-lint.toml / pyproject.toml when they change.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/{silp-lint.toml,pyproject.toml}'),
+    },
   };
   if (output !== undefined) clientOptions.outputChannel = output;
   const created = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);

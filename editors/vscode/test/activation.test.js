@@ -33,6 +33,7 @@ function fakes(settings) {
         return { get: (key) => settings[key] };
       },
       onDidChangeConfiguration: () => ({ dispose() {} }),
+      createFileSystemWatcher: (pattern) => ({ pattern, dispose() {} }),
       workspaceFolders: undefined,
     },
   };
@@ -90,7 +91,9 @@ test('starts the server from the setting over stdio, with the rule selection', a
     lint: { select: ['SL1'], ignore: ['SL302'] },
     markdown: true,
   });
-  assert.deepEqual(client.clientOptions.synchronize, { configurationSection: 'silp' });
+  assert.equal(client.clientOptions.synchronize.configurationSection, 'silp');
+  // The server re-reads configuration files when they change.
+  assert.equal(client.clientOptions.synchronize.fileEvents.pattern, '**/{silp-lint.toml,pyproject.toml}');
   assert.ok(client.clientOptions.documentSelector.some((f) => f.language === 'silp'));
   assert.ok(client.running);
 
