@@ -78,20 +78,23 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
             .settings_for(Path::new(path))
             .map_err(|e| e.to_string())
     };
-    let mut results: Vec<Linted> = walked
-        .files
-        .par_iter()
-        .map(|file| {
-            let settings = match settings_for(&file.path) {
-                Ok(settings) => settings,
-                Err(error) => return (Err(error), Vec::new()),
-            };
-            match read_source(&file.path) {
-                Ok(text) => lint_one(file.path.clone(), file.kind, &text, settings),
-                Err(error) => (Err(error), Vec::new()),
-            }
-        })
-        .collect();
+    let lint_file = |file: &crate::walk::FileToLint| {
+        let settings = match settings_for(&file.path) {
+            Ok(settings) => settings,
+            Err(error) => return (Err(error), Vec::new()),
+        };
+        match read_source(&file.path) {
+            Ok(text) => lint_one(file.path.clone(), file.kind, &text, settings),
+            Err(error) => (Err(error), Vec::new()),
+        }
+    };
+    // One file (the pre-commit and editor-save case) is linted on this thread:
+    // starting a thread pool would cost more than the lint.
+    let mut results: Vec<Linted> = if walked.files.len() > 1 {
+        walked.files.par_iter().map(lint_file).collect()
+    } else {
+        walked.files.iter().map(lint_file).collect()
+    };
     if let Some(stdin) = stdin {
         let kind = FileKind::from_path(&stdin.name).unwrap_or(FileKind::Silp);
         let excluded =
