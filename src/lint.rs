@@ -95,16 +95,15 @@ pub struct LintedFile<'a> {
 /// Runs the cross-file rules (SL303) over the files of one run; returns new
 /// diagnostics with the index of the file each belongs to.
 pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
-    let paths: Vec<String> = files.iter().map(|f| f.path.to_string()).collect();
+    let paths: Vec<&str> = files.iter().map(|f| f.path).collect();
     let settings: Vec<&Settings> = files.iter().map(|f| f.settings).collect();
     let req_ids: Vec<ReqIdUse> = files
         .iter()
         .enumerate()
         .flat_map(|(file, f)| {
-            f.req_ids.iter().map(move |fact| ReqIdUse {
-                file,
-                fact: fact.clone(),
-            })
+            f.req_ids
+                .iter()
+                .map(move |fact| ReqIdUse { file, fact })
         })
         .collect();
     let mut run = RunContext {

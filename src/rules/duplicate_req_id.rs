@@ -1,5 +1,6 @@
 use super::{declare_rule, Rule, RuleMeta, RunContext};
 use crate::diagnostics::Related;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 declare_rule! {
@@ -34,15 +35,21 @@ impl Rule for DuplicateReqId {
     }
 
     fn check_run(&self, run: &mut RunContext) {
-        let mut by_value: HashMap<&str, Vec<usize>> = HashMap::new();
+        // Each value's first use; a group is opened only when a value repeats.
+        let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(run.req_ids.len());
+        let mut repeated: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, use_) in run.req_ids.iter().enumerate() {
-            by_value
-                .entry(use_.fact.value.as_str())
-                .or_default()
-                .push(i);
+            match first_use.entry(use_.fact.value.as_str()) {
+                Entry::Occupied(first) => repeated
+                    .entry(*first.get())
+                    .or_insert_with(|| vec![*first.get()])
+                    .push(i),
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
         }
-        let mut groups: Vec<&Vec<usize>> =
-            by_value.values().filter(|uses| uses.len() > 1).collect();
+        let mut groups: Vec<Vec<usize>> = repeated.into_values().collect();
         groups.sort();
         let place = |run: &RunContext, use_: &super::ReqIdUse| {
             format!(
@@ -50,7 +57,7 @@ impl Rule for DuplicateReqId {
                 run.paths[use_.file], use_.fact.line, use_.fact.column
             )
         };
-        for uses in groups {
+        for uses in &groups {
             let places: Vec<String> = uses.iter().map(|&i| place(run, &run.req_ids[i])).collect();
             for (k, &i) in uses.iter().enumerate() {
                 let this = &run.req_ids[i];
@@ -66,7 +73,7 @@ impl Rule for DuplicateReqId {
                     .map(|&j| {
                         let other = &run.req_ids[j];
                         Related {
-                            path: (other.file != this.file).then(|| run.paths[other.file].clone()),
+                            path: (other.file != this.file).then(|| run.paths[other.file].to_string()),
                             span: other.fact.span.clone(),
                             message: format!(
                                 "`req_id` `{}` is also written here",

@@ -282,16 +282,16 @@ pub struct ReqIdFact {
 }
 
 /// A `req_id` of one file of a run, for the cross-file duplicate check.
-#[derive(Clone, Debug)]
-pub struct ReqIdUse {
+#[derive(Clone, Copy, Debug)]
+pub struct ReqIdUse<'a> {
     pub file: usize,
-    pub fact: ReqIdFact,
+    pub fact: &'a ReqIdFact,
 }
 
 /// What cross-file rules see: every file's facts, and per-file diagnostic lists.
 pub struct RunContext<'a> {
-    pub paths: &'a [String],
-    pub req_ids: &'a [ReqIdUse],
+    pub paths: &'a [&'a str],
+    pub req_ids: &'a [ReqIdUse<'a>],
     pub settings: &'a [&'a Settings],
     pub diagnostics: Vec<(usize, Diagnostic)>,
 }

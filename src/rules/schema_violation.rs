@@ -84,9 +84,16 @@ fn report_duplicate_keys(ctx: &mut Context, root: &JsonNode) {
     while let Some(node) = stack.pop() {
         match &node.value {
             JsonValue::Object(members) => {
+                // Payload objects have a handful of keys: comparing with the earlier
+                // ones is cheaper than hashing until there are many.
                 let mut seen = HashSet::new();
-                for member in members {
-                    if !seen.insert(member.key.as_str()) {
+                for (index, member) in members.iter().enumerate() {
+                    let repeated = if members.len() <= 16 {
+                        members[..index].iter().any(|earlier| earlier.key == member.key)
+                    } else {
+                        !seen.insert(member.key.as_str())
+                    };
+                    if repeated {
                         ctx.report(
                             &SchemaViolation::META,
                             member.key_span.clone(),
