@@ -16,6 +16,7 @@ pub mod ir;
 pub mod lint;
 pub mod lsp;
 pub mod relint;
+pub mod repeats;
 pub mod rules;
 pub mod run;
 pub mod schema;

@@ -100,11 +100,7 @@ pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
     let req_ids: Vec<ReqIdUse> = files
         .iter()
         .enumerate()
-        .flat_map(|(file, f)| {
-            f.req_ids
-                .iter()
-                .map(move |fact| ReqIdUse { file, fact })
-        })
+        .flat_map(|(file, f)| f.req_ids.iter().map(move |fact| ReqIdUse { file, fact }))
         .collect();
     let mut run = RunContext {
         paths: &paths,

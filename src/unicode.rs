@@ -198,10 +198,11 @@ pub fn is_legitimate_joiner(text: &str, at: usize, joiner: char) -> bool {
 
 /// Whether one of SL201, SL203 or SL204 may report `c`.
 pub fn is_reported(c: char) -> bool {
-    zero_width_name(c).is_some()
-        || bidi_control_name(c).is_some()
-        || is_tag(c)
-        || invisible_name(c).is_some()
+    !c.is_ascii()
+        && (zero_width_name(c).is_some()
+            || bidi_control_name(c).is_some()
+            || is_tag(c)
+            || invisible_name(c).is_some())
 }
 
 /// `text` with every invisible, bidi-control and control character written as
@@ -210,7 +211,10 @@ pub fn is_reported(c: char) -> bool {
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     let hidden =
         |c: char| is_reported(c) || (c.is_control() && c != '\n') || is_variation_selector(c);
-    if !text.chars().any(hidden) {
+    let plain = text
+        .bytes()
+        .all(|b| b == b'\n' || (b' '..=b'~').contains(&b));
+    if plain || !text.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len() + 8);
@@ -292,19 +296,49 @@ pub fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || !matches!(c.script(), Script::Common | Script::Unknown)
 }
 
-/// The words of `text` with their byte offsets: maximal runs of word characters.
-pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
-    let mut rest = text.char_indices().peekable();
+/// The non-ASCII characters of `text` with their byte offsets: all that the Unicode
+/// rules look at, found without decoding the ASCII between them (eight bytes at a
+/// time), which is most of a prompt library.
+pub fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut at = 0;
     std::iter::from_fn(move || {
-        let (start, _) = rest.by_ref().find(|(_, c)| is_word_char(*c))?;
-        let mut end = text.len();
-        while let Some(&(i, c)) = rest.peek() {
-            if !is_word_char(c) {
-                end = i;
+        while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+            if u64::from_ne_bytes(*chunk) & HIGH_BITS != 0 {
                 break;
             }
-            rest.next();
+            at += 8;
         }
+        while bytes.get(at).is_some_and(u8::is_ascii) {
+            at += 1;
+        }
+        let c = text.get(at..)?.chars().next()?;
+        let start = at;
+        at += c.len_utf8();
+        Some((start, c))
+    })
+}
+
+/// The words of `text` that hold a non-ASCII character, with their byte offsets.
+/// A word is a maximal run of word characters ([`is_word_char`]).
+pub fn non_ascii_words(text: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut searched_to = 0;
+    non_ascii_chars(text).filter_map(move |(at, c)| {
+        if at < searched_to || !is_word_char(c) {
+            return None;
+        }
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_word_char(*c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let end = text[at..]
+            .char_indices()
+            .find(|(_, c)| !is_word_char(*c))
+            .map_or(text.len(), |(i, _)| at + i);
+        searched_to = end;
         Some((start, &text[start..end]))
     })
 }
@@ -537,20 +571,37 @@ mod tests {
         assert_eq!(describe('\u{0561}'), "U+0561 (Armenian character)");
     }
 
+    /// Every maximal run of word characters, the plain way.
+    fn all_words(text: &str) -> Vec<(usize, &str)> {
+        let mut found = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            match (is_word_char(c), start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    found.push((s, &text[s..i]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
     #[test]
-    fn words_split_on_punctuation_and_keep_marks() {
-        let found: Vec<_> = words("start(hike_2) cafe\u{301}-x क्ष").collect();
-        assert_eq!(
-            found,
-            vec![
-                (0, "start"),
-                (6, "hike"),
-                (11, "2"),
-                (14, "cafe\u{301}"),
-                (21, "x"),
-                (23, "क्ष")
-            ]
-        );
+    fn non_ascii_words_split_on_punctuation_and_keep_marks() {
+        let found: Vec<_> = non_ascii_words("start(hike_2) cafe\u{301}-x क्ष Иван=ok").collect();
+        assert_eq!(found, vec![(14, "cafe\u{301}"), (23, "क्ष"), (33, "Иван")]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn non_ascii_scans_skip_only_ascii(text in "[a-z_ (=\u{301}éИ北😀\u{200B}\u{E0041}]{0,40}") {
+            let chars: Vec<_> = text.char_indices().filter(|(_, c)| !c.is_ascii()).collect();
+            proptest::prop_assert_eq!(non_ascii_chars(&text).collect::<Vec<_>>(), chars);
+            let words: Vec<_> = all_words(&text).into_iter().filter(|(_, w)| !w.is_ascii()).collect();
+            proptest::prop_assert_eq!(non_ascii_words(&text).collect::<Vec<_>>(), words);
+        }
     }
 
     #[test]

@@ -57,9 +57,11 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let lower = word.to_lowercase();
+    // Optimal string alignment: edits and adjacent swaps, without the allocations
+    // of unrestricted Damerau-Levenshtein, which no typo of a short word needs.
     candidates
         .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_lowercase()), c))
+        .map(|c| (strsim::osa_distance(&lower, &c.to_lowercase()), c))
         .filter(|(distance, c)| {
             *distance <= (c.chars().count().max(3) / 3).max(1) + usize::from(c.len() > 8)
         })

@@ -1,6 +1,6 @@
 use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
 use crate::source::Span;
-use crate::unicode::bidi_control_name;
+use crate::unicode::{bidi_control_name, non_ascii_chars};
 
 declare_rule! {
     /// ## What it does
@@ -42,10 +42,7 @@ impl Rule for BidiControl {
 
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
-        if region.is_ascii() {
-            return;
-        }
-        for (i, c) in region.char_indices() {
+        for (i, c) in non_ascii_chars(region) {
             let Some(name) = bidi_control_name(c) else {
                 continue;
             };

@@ -2,7 +2,8 @@ use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
-    ascii_look_alike, char_skeleton, code_point, describe, is_reported, looks_like_script, words,
+    ascii_look_alike, char_skeleton, code_point, describe, is_reported, looks_like_script,
+    non_ascii_words,
 };
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::MixedScript;
@@ -66,11 +67,8 @@ impl Rule for ConfusableCharacter {
 
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
-        if region.is_ascii() {
-            return;
-        }
-        for (offset, word) in words(region) {
-            if word.is_ascii() || word.is_single_script() {
+        for (offset, word) in non_ascii_words(region) {
+            if word.is_single_script() {
                 continue;
             }
             check_word(ctx, span.start + offset, word);

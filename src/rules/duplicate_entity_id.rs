@@ -1,7 +1,7 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::Related;
-use crate::ir::{Ir, Origin};
-use std::collections::HashMap;
+use crate::ir::{Entity, Ir, Origin};
+use crate::repeats::repeats;
 
 declare_rule! {
     /// ## What it does
@@ -39,12 +39,9 @@ impl Rule for DuplicateEntityId {
     }
 
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
-        let mut first_seen: HashMap<&str, &crate::ir::Entity> = HashMap::new();
-        for entity in ir.primary_entities() {
-            let Some(first) = first_seen.get(entity.id.as_str()) else {
-                first_seen.insert(entity.id.as_str(), entity);
-                continue;
-            };
+        let entities: Vec<&Entity> = ir.primary_entities().collect();
+        for (index, first) in repeats(&entities, |entity| entity.id.as_str()) {
+            let (entity, first) = (entities[index], entities[first]);
             let consequence = if ir.origin == Origin::JsonFrontend {
                 "JSON parsers keep only the last one"
             } else {

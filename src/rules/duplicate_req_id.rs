@@ -73,7 +73,8 @@ impl Rule for DuplicateReqId {
                     .map(|&j| {
                         let other = &run.req_ids[j];
                         Related {
-                            path: (other.file != this.file).then(|| run.paths[other.file].to_string()),
+                            path: (other.file != this.file)
+                                .then(|| run.paths[other.file].to_string()),
                             span: other.fact.span.clone(),
                             message: format!(
                                 "`req_id` `{}` is also written here",

@@ -3,6 +3,7 @@ use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
     code_point, decode_tags, invisible_name, is_emoji_presentation, is_flag_tag_sequence, is_tag,
+    non_ascii_chars,
 };
 
 /// How many hidden characters a tag-run message shows.
@@ -61,26 +62,19 @@ impl Rule for InvisibleCharacter {
 
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
-        if region.is_ascii() {
-            return;
-        }
-        let mut chars = region.char_indices().peekable();
-        let mut previous: Option<char> = None;
+        let mut chars = non_ascii_chars(region).peekable();
         while let Some((i, c)) = chars.next() {
-            let before = previous;
-            previous = Some(c);
             if is_tag(c) {
                 let mut end = i + c.len_utf8();
                 while let Some(&(j, next)) = chars.peek() {
-                    if !is_tag(next) {
+                    if j != end || !is_tag(next) {
                         break;
                     }
                     end = j + next.len_utf8();
-                    previous = Some(next);
                     chars.next();
                 }
                 let run = &region[i..end];
-                if is_flag_tag_sequence(before, run) {
+                if is_flag_tag_sequence(region[..i].chars().next_back(), run) {
                     continue;
                 }
                 let at = span.start + i..span.start + end;

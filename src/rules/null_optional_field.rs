@@ -44,8 +44,7 @@ impl Rule for NullOptionalField {
         }
         let mut found = Vec::new();
         for pattern in OPTIONAL_STRING_FIELDS {
-            let tokens: Vec<&str> = pattern.split('/').skip(1).collect();
-            null_members(object, &tokens, &mut found);
+            null_members(object, pattern.trim_start_matches('/'), &mut found);
         }
         found.sort_by_key(|(parent, index)| parent.members()[*index].key_span.start);
         for (parent, index) in found {
@@ -69,16 +68,14 @@ impl Rule for NullOptionalField {
     }
 }
 
-/// Collects `(object, member index)` for every member named by `tokens` (keys, `*`
-/// for any array element) whose value is `null`.
-fn null_members<'a>(node: &'a JsonNode, tokens: &[&str], out: &mut Vec<(&'a JsonNode, usize)>) {
-    let Some((first, rest)) = tokens.split_first() else {
-        return;
-    };
+/// Collects `(object, member index)` for every member named by the pointer pattern
+/// `path` (keys separated by `/`, `*` for any array element) whose value is `null`.
+fn null_members<'a>(node: &'a JsonNode, path: &str, out: &mut Vec<(&'a JsonNode, usize)>) {
+    let (first, rest) = path.split_once('/').unwrap_or((path, ""));
     match &node.value {
         JsonValue::Object(members) => {
             for (index, member) in members.iter().enumerate() {
-                if member.key != *first {
+                if member.key != first {
                     continue;
                 }
                 if rest.is_empty() {
@@ -90,7 +87,7 @@ fn null_members<'a>(node: &'a JsonNode, tokens: &[&str], out: &mut Vec<(&'a Json
                 }
             }
         }
-        JsonValue::Array(items) if *first == "*" => {
+        JsonValue::Array(items) if first == "*" && !rest.is_empty() => {
             for item in items {
                 null_members(item, rest, out);
             }

@@ -1,7 +1,6 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::schema::{self, pointer_matches, Violation, OPTIONAL_STRING_FIELDS};
-use crate::syntax::json::{JsonNode, JsonValue};
-use std::collections::HashSet;
+use crate::syntax::json::JsonNode;
 
 declare_rule! {
     /// ## What it does
@@ -68,47 +67,22 @@ impl Rule for SchemaViolation {
         if !is_ir_document || !ctx.enabled(&Self::META) {
             return;
         }
-        for violation in schema::validate(object) {
+        let duplicates = object.duplicate_keys();
+        for violation in schema::validate(object, !duplicates.is_empty()) {
             if !covered_elsewhere(&violation) {
                 ctx.report(&Self::META, violation.span, violation.message);
             }
         }
-        report_duplicate_keys(ctx, object);
-    }
-}
-
-/// Reports every key written a second time in one object, at the later key.
-/// Walks with an explicit stack; the parser bounds the nesting anyway.
-fn report_duplicate_keys(ctx: &mut Context, root: &JsonNode) {
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        match &node.value {
-            JsonValue::Object(members) => {
-                // Payload objects have a handful of keys: comparing with the earlier
-                // ones is cheaper than hashing until there are many.
-                let mut seen = HashSet::new();
-                for (index, member) in members.iter().enumerate() {
-                    let repeated = if members.len() <= 16 {
-                        members[..index].iter().any(|earlier| earlier.key == member.key)
-                    } else {
-                        !seen.insert(member.key.as_str())
-                    };
-                    if repeated {
-                        ctx.report(
-                            &SchemaViolation::META,
-                            member.key_span.clone(),
-                            format!(
-                                "duplicate key `{}`: JSON parsers keep only the last one",
-                                member.key
-                            ),
-                        )
-                        .help("remove one of the two members");
-                    }
-                }
-                stack.extend(members.iter().rev().map(|member| &member.value));
-            }
-            JsonValue::Array(items) => stack.extend(items.iter().rev()),
-            _ => {}
+        for member in duplicates {
+            ctx.report(
+                &Self::META,
+                member.key_span.clone(),
+                format!(
+                    "duplicate key `{}`: JSON parsers keep only the last one",
+                    member.key
+                ),
+            )
+            .help("remove one of the two members");
         }
     }
 }

@@ -1,6 +1,6 @@
 use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
 use crate::source::Span;
-use crate::unicode::{is_legitimate_joiner, zero_width_name};
+use crate::unicode::{is_legitimate_joiner, non_ascii_chars, zero_width_name};
 
 declare_rule! {
     /// ## What it does
@@ -53,10 +53,7 @@ impl Rule for ZeroWidthCharacter {
 
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
-        if region.is_ascii() {
-            return;
-        }
-        for (i, c) in region.char_indices() {
+        for (i, c) in non_ascii_chars(region) {
             let Some(name) = zero_width_name(c) else {
                 continue;
             };

@@ -16,14 +16,15 @@ use crate::syntax::{describe_found, SyntaxError};
 pub const MAX_DEPTH: usize = 128;
 
 /// A JSON value and the bytes it spans (strings include their quotes).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct JsonNode {
     pub value: JsonValue,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum JsonValue {
+    #[default]
     Null,
     Bool(bool),
     /// The number as written (`4.0`, `1e3`).
@@ -140,6 +141,25 @@ impl JsonNode {
         Some(node)
     }
 
+    /// Every member whose key was already written earlier in the same object, in
+    /// document order: what JSON parsers silently drop.
+    pub fn duplicate_keys(&self) -> Vec<&JsonMember> {
+        let mut duplicates = Vec::new();
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.value {
+                JsonValue::Object(members) => {
+                    let repeated = crate::repeats::repeats(members, |member| member.key.as_str());
+                    duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
+                    stack.extend(members.iter().rev().map(|member| &member.value));
+                }
+                JsonValue::Array(items) => stack.extend(items.iter().rev()),
+                _ => {}
+            }
+        }
+        duplicates
+    }
+
     /// The value as `serde_json` holds it, for schema validation. Duplicate keys keep
     /// the last value (as every JSON parser does); a number too large for a double
     /// becomes the largest finite double of its sign.
@@ -164,7 +184,9 @@ impl JsonNode {
     }
 }
 
-fn serde_number(text: &str) -> serde_json::Number {
+/// The number `text` as `serde_json` reads it; one too large for a double becomes the
+/// largest finite double of its sign.
+pub fn serde_number(text: &str) -> serde_json::Number {
     if let Ok(number) = text.parse::<serde_json::Number>() {
         return number;
     }

@@ -5,12 +5,15 @@
 use crate::source::Span;
 use crate::syntax::json::JsonNode;
 use jsonschema::error::ValidationErrorKind;
-use jsonschema::Validator;
+use jsonschema::{Draft, ValidationError, Validator};
+use node::SpannedJson;
 use serde_json::Value;
 use std::sync::OnceLock;
 
+mod node;
+
 /// The normative schema, verbatim from the draft.
-pub const SCHEMA_TEXT: &str = include_str!("../data/silp-ir.schema.json");
+pub const SCHEMA_TEXT: &str = include_str!("../../data/silp-ir.schema.json");
 
 /// The optional string fields of the IR, as JSON pointers (`*` for any array
 /// index): `null` in them is SL408's to report, not the schema rule's.
@@ -45,26 +48,59 @@ pub fn schema() -> &'static Value {
     SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_TEXT).unwrap_or(Value::Bool(true)))
 }
 
-/// The validator, compiled once. `None` only if the bundled schema failed to compile,
-/// which the unit tests rule out.
-fn validator() -> Option<&'static Validator> {
+/// The validator for the parsed tree, compiled once. `None` only if the bundled
+/// schema failed to compile, which the unit tests rule out.
+fn validator() -> Option<&'static Validator<SpannedJson>> {
+    static VALIDATOR: OnceLock<Option<Validator<SpannedJson>>> = OnceLock::new();
+    VALIDATOR
+        .get_or_init(|| {
+            jsonschema::options_for::<SpannedJson>()
+                .with_draft(Draft::Draft202012)
+                .build(schema())
+                .ok()
+        })
+        .as_ref()
+}
+
+/// The validator for `serde_json` values, compiled when a document first needs it.
+fn serde_validator() -> Option<&'static Validator> {
     static VALIDATOR: OnceLock<Option<Validator>> = OnceLock::new();
     VALIDATOR
         .get_or_init(|| jsonschema::draft202012::new(schema()).ok())
         .as_ref()
 }
 
-/// Every schema violation of an IR document, in document order.
-pub fn validate(document: &JsonNode) -> Vec<Violation> {
-    let Some(validator) = validator() else {
-        return Vec::new();
-    };
-    let instance = document.to_serde();
-    if validator.is_valid(&instance) {
-        return Vec::new();
+/// Every schema violation of an IR document, in document order. A document with
+/// duplicate keys ([`JsonNode::duplicate_keys`]) is validated as JSON parsers read
+/// it: the last of the duplicates counts.
+pub fn validate(document: &JsonNode, has_duplicate_keys: bool) -> Vec<Violation> {
+    if !has_duplicate_keys {
+        let Some(validator) = validator() else {
+            return Vec::new();
+        };
+        if validator.is_valid(document) {
+            return Vec::new();
+        }
+        violations(document, validator.iter_errors(document))
+    } else {
+        let Some(validator) = serde_validator() else {
+            return Vec::new();
+        };
+        let instance = document.to_serde();
+        if validator.is_valid(&instance) {
+            return Vec::new();
+        }
+        violations(document, validator.iter_errors(&instance))
     }
+}
+
+/// Places each validation error on the bytes of `document` it is about.
+fn violations<'i>(
+    document: &JsonNode,
+    errors: impl Iterator<Item = ValidationError<'i>>,
+) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for error in validator.iter_errors(&instance) {
+    for error in errors {
         let pointer = error.instance_path().as_str().to_string();
         let schema_path = error.schema_path().as_str();
         let node = document.pointer(&pointer).unwrap_or(document);
@@ -235,7 +271,7 @@ mod tests {
 
     fn check(text: &str) -> Vec<(String, String, String)> {
         let root = parse_json(text, 0).value.expect("valid JSON");
-        validate(&root)
+        validate(&root, !root.duplicate_keys().is_empty())
             .into_iter()
             .map(|v| (v.pointer, text[v.span].to_string(), v.message))
             .collect()
@@ -244,6 +280,7 @@ mod tests {
     #[test]
     fn the_bundled_schema_compiles() {
         assert!(validator().is_some());
+        assert!(serde_validator().is_some());
     }
 
     #[test]
@@ -287,6 +324,164 @@ mod tests {
             pattern[0].2,
             "`/silp`: expected a string matching `^v\\d+$`, found the string `\"1\"`"
         );
+    }
+
+    /// Both representations see a document alike: the parsed tree validated in place
+    /// reports exactly what its `serde_json` copy does.
+    fn both_ways(document: &JsonNode) -> (Vec<Violation>, Vec<Violation>) {
+        let spanned = validator().expect("schema compiles");
+        let serde = serde_validator().expect("schema compiles");
+        let instance = document.to_serde();
+        assert_eq!(spanned.is_valid(document), serde.is_valid(&instance));
+        (
+            violations(document, spanned.iter_errors(document)),
+            violations(document, serde.iter_errors(&instance)),
+        )
+    }
+
+    #[test]
+    fn numbers_validate_alike_in_both_representations() {
+        for number in [
+            "0",
+            "1",
+            "-0",
+            "1.0",
+            "1e0",
+            "0.5",
+            "1.5",
+            "-1",
+            "1e400",
+            "-1e400",
+            "2",
+            "1E-2",
+            "12345678901234567890123",
+        ] {
+            for field in ["priority", "confidence", "seq"] {
+                let text = format!(
+                    r#"{{"intent":"!START","meta":{{"req_id":"ab12","{field}":{number}}}}}"#
+                );
+                let document = parse_json(&text, 0).value.expect("valid JSON");
+                let (spanned, serde) = both_ways(&document);
+                assert_eq!(spanned, serde, "{text}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn the_parsed_tree_validates_like_its_serde_copy(document in ir_like_documents()) {
+            let text = serde_json::to_string(&document).unwrap_or_default();
+            let parsed = parse_json(&text, 0).value.expect("serde_json output parses");
+            let (spanned, serde) = both_ways(&parsed);
+            proptest::prop_assert_eq!(spanned, serde, "{}", text);
+        }
+    }
+
+    /// Documents shaped like the schema, most fields right and some wrong: a bad
+    /// type, a pattern or bound broken, a field missing, a field unknown.
+    fn ir_like_documents() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        use serde_json::json;
+        fn leaf() -> BoxedStrategy<Value> {
+            prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                any::<i64>().prop_map(|n| json!(n)),
+                (-2.0f64..2.0).prop_map(|n| json!(n)),
+                "[a-z!_A-Z0-9é]{0,6}".prop_map(Value::String),
+                Just(json!([])),
+                Just(json!({})),
+            ]
+            .boxed()
+        }
+        fn mostly(good: Vec<Value>) -> BoxedStrategy<Value> {
+            prop_oneof![20 => proptest::sample::select(good), 1 => leaf()].boxed()
+        }
+        fn object(fields: Vec<(&'static str, BoxedStrategy<Value>)>) -> BoxedStrategy<Value> {
+            let members: Vec<_> = fields
+                .into_iter()
+                .map(|(key, value)| {
+                    proptest::option::weighted(0.95, value.prop_map(move |v| (key, v)))
+                })
+                .collect();
+            (members, proptest::option::weighted(0.05, leaf()))
+                .prop_map(|(members, unknown)| {
+                    let mut map = serde_json::Map::new();
+                    for (key, value) in members.into_iter().flatten() {
+                        map.insert(key.to_string(), value);
+                    }
+                    if let Some(value) = unknown {
+                        map.insert("bogus".to_string(), value);
+                    }
+                    Value::Object(map)
+                })
+                .boxed()
+        }
+        fn list(item: BoxedStrategy<Value>) -> BoxedStrategy<Value> {
+            prop_oneof![
+                6 => proptest::collection::vec(item, 0..3).prop_map(Value::Array),
+                1 => leaf(),
+            ]
+            .boxed()
+        }
+        let verb = || {
+            mostly(vec![
+                json!("!START"),
+                json!("!BOOK"),
+                json!("START"),
+                json!("!lower"),
+            ])
+        };
+        let text = || mostly(vec![json!("hike"), json!("t+1"), json!(""), json!("北京")]);
+        let entity = object(vec![("id", text()), ("value", text()), ("action", verb())]);
+        let constraint = object(vec![("type", text()), ("value", text()), ("time", text())]);
+        let alternative = object(vec![
+            ("action", verb()),
+            ("target", text()),
+            ("location", text()),
+        ]);
+        let number = || {
+            mostly(vec![
+                json!(0),
+                json!(1),
+                json!(1.0),
+                json!(0.5),
+                json!(1.5),
+                json!(-1),
+                json!(7),
+            ])
+        };
+        let meta = object(vec![
+            (
+                "req_id",
+                mostly(vec![
+                    json!("ab12cd34"),
+                    json!("ab12"),
+                    json!("AB12"),
+                    json!("ab1"),
+                    json!("ab12cd345"),
+                ]),
+            ),
+            ("session_id", text()),
+            ("priority", number()),
+            ("confidence", number()),
+            ("seq", mostly(vec![json!([]), json!(["a", "b"])])),
+            (
+                "out",
+                mostly(vec![json!("code"), json!("json"), json!("natural")]),
+            ),
+            ("next_agent", text()),
+        ]);
+        object(vec![
+            ("silp", mostly(vec![json!("v1"), json!("v12"), json!("1")])),
+            ("version", text()),
+            ("intent", verb()),
+            ("entities", list(entity)),
+            ("constraints", list(constraint)),
+            ("alternatives", list(alternative)),
+            ("meta", meta),
+        ])
     }
 
     #[test]
