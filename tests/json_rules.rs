@@ -345,3 +345,44 @@ fn a_ten_megabyte_single_line_document_is_fine() {
     assert!(diagnostics.iter().filter(|d| d.code() == "SL408").count() > 100_000);
     eprintln!("10 MB document linted in {elapsed:?}");
 }
+
+#[test]
+fn duplicate_req_ids_are_reported_across_files_in_groups() {
+    let settings = Settings::default();
+    let a = "{\"intent\": \"!START\", \"meta\": {\"req_id\": \"aaaa0001\"}}\n\
+             {\"intent\": \"!START\", \"meta\": {\"req_id\": \"bbbb0002\"}}\n";
+    let b = "{\"intent\": \"!BOOK\", \"meta\": {\"req_id\": \"bbbb0002\"}}\n\
+             {\"intent\": \"!BOOK\", \"meta\": {\"req_id\": \"cccc0003\"}}\n\
+             {\"intent\": \"!BOOK\", \"meta\": {\"req_id\": \"aaaa0001\"}}\n";
+    let c = "[{\"intent\": \"!FETCH\", \"meta\": {\"req_id\": \"aaaa0001\"}}]";
+    let found = silp_lint::lint::lint_files(&[
+        ("a.silp.jsonl", a, FileKind::SilpJsonl, &settings),
+        ("b.silp.jsonl", b, FileKind::SilpJsonl, &settings),
+        ("c.silp.json", c, FileKind::SilpJson, &settings),
+    ]);
+    let messages: Vec<Vec<String>> = found
+        .iter()
+        .map(|file| {
+            file.iter()
+                .filter(|d| d.code() == "SL303")
+                .map(|d| d.message.clone())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        vec![
+            vec![
+                "`req_id` `aaaa0001` is also written at b.silp.jsonl:3:40, c.silp.json:1:42",
+                "`req_id` `bbbb0002` is also written at b.silp.jsonl:1:40",
+            ],
+            vec![
+                "`req_id` `bbbb0002` is also written at a.silp.jsonl:2:41",
+                "`req_id` `aaaa0001` is also written at a.silp.jsonl:1:41, c.silp.json:1:42",
+            ],
+            vec!["`req_id` `aaaa0001` is also written at a.silp.jsonl:1:41, b.silp.jsonl:3:40"],
+        ]
+    );
+    // the id written once (`cccc0003`) is not reported
+    assert!(found[1].iter().all(|d| !d.message.contains("cccc0003")));
+}

@@ -1,7 +1,7 @@
 use super::{declare_rule, Rule, RuleMeta, RunContext};
 use crate::diagnostics::Related;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use crate::repeats::repeats;
+use std::collections::BTreeMap;
 
 declare_rule! {
     /// ## What it does
@@ -35,29 +35,18 @@ impl Rule for DuplicateReqId {
     }
 
     fn check_run(&self, run: &mut RunContext) {
-        // Each value's first use; a group is opened only when a value repeats.
-        let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(run.req_ids.len());
-        let mut repeated: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, use_) in run.req_ids.iter().enumerate() {
-            match first_use.entry(use_.fact.value.as_str()) {
-                Entry::Occupied(first) => repeated
-                    .entry(*first.get())
-                    .or_insert_with(|| vec![*first.get()])
-                    .push(i),
-                Entry::Vacant(slot) => {
-                    slot.insert(i);
-                }
-            }
+        // The uses of each repeated value, keyed and so ordered by its first use.
+        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, first) in repeats(run.req_ids, |use_| use_.fact.value.as_str()) {
+            groups.entry(first).or_insert_with(|| vec![first]).push(i);
         }
-        let mut groups: Vec<Vec<usize>> = repeated.into_values().collect();
-        groups.sort();
         let place = |run: &RunContext, use_: &super::ReqIdUse| {
             format!(
                 "{}:{}:{}",
                 run.paths[use_.file], use_.fact.line, use_.fact.column
             )
         };
-        for uses in &groups {
+        for uses in groups.values() {
             let places: Vec<String> = uses.iter().map(|&i| place(run, &run.req_ids[i])).collect();
             for (k, &i) in uses.iter().enumerate() {
                 let this = &run.req_ids[i];
