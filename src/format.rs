@@ -311,15 +311,17 @@ pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
     match kind {
         FileKind::Markdown => {
             for fence in markdown::fences(text) {
-                format_region(text, fence.kind, fence.content, &mut edits);
+                format_region(text, fence.kind, fence.content, fence.indent, &mut edits);
             }
         }
-        _ => format_region(text, kind, body_start..text.len(), &mut edits),
+        _ => format_region(text, kind, body_start..text.len(), 0, &mut edits),
     }
     edits
 }
 
-fn format_region(text: &str, kind: FileKind, span: Span, edits: &mut Vec<Edit>) {
+/// Formats the lines of `span`, leaving up to `indent` leading spaces of each (a
+/// Markdown fence's indentation) in place.
+fn format_region(text: &str, kind: FileKind, span: Span, indent: usize, edits: &mut Vec<Edit>) {
     let format_line: fn(&str) -> Option<String> = match kind {
         FileKind::Silp => format_silp_line,
         FileKind::Slip => format_slip_line,
@@ -328,7 +330,7 @@ fn format_region(text: &str, kind: FileKind, span: Span, edits: &mut Vec<Edit>) 
     let Some(region) = text.get(span.clone()) else {
         return;
     };
-    for line in lines(region, span.start) {
+    for line in lines(region, span.start).map(|line| line.dedent(indent)) {
         if let Some(formatted) = format_line(line.text) {
             edits.push(minimal_edit(line.start, line.text, &formatted));
         }

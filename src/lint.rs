@@ -44,6 +44,7 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
                     "this fenced block is never closed; expected a closing fence before the end of the page",
                 )]);
             }
+            linter.ctx.set_region_indent(fence.indent);
             linter.region(fence.kind, fence.content);
         }
     } else {

@@ -47,3 +47,31 @@ fn crlf_pages_keep_exact_positions() {
     let page = "# T\r\n\r\n```silp\r\nbegin(x)\r\n```\r\n";
     assert_eq!(found(page), [("SL101", "begin".to_string())]);
 }
+
+#[test]
+fn an_indented_fence_keeps_its_indentation_through_check_fmt_and_fix() {
+    use silp_lint::format::format_edits;
+    // Fences inside list items are indented; the indentation is Markdown's
+    // (CommonMark strips up to the fence's indent from each content line).
+    let page = "- step one\n\n  ```slip\n  SLIP v1 a b RequestTask\n  SLIP v1  a b RequestTask\n  ```\n\n1. step two\n\n   ```silp\n   start(hike)\n   start(hike, cards)\n   ```\n";
+    let found: Vec<(&str, String)> = found(page);
+    assert_eq!(
+        found,
+        [
+            ("SL504", "SLIP v1  a b RequestTask".to_string()),
+            ("SL504", "start(hike, cards)".to_string()),
+            ("SL405", "cards".to_string()),
+        ]
+    );
+    let mut formatted = page.to_string();
+    let mut edits = format_edits(page, FileKind::Markdown);
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.start));
+    for edit in edits {
+        formatted.replace_range(edit.span, &edit.content);
+    }
+    assert_eq!(
+        formatted,
+        "- step one\n\n  ```slip\n  SLIP v1 a b RequestTask\n  SLIP v1 a b RequestTask\n  ```\n\n1. step two\n\n   ```silp\n   start(hike)\n   start(hike,cards)\n   ```\n"
+    );
+    assert!(format_edits(&formatted, FileKind::Markdown).is_empty());
+}

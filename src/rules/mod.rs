@@ -155,6 +155,9 @@ pub struct Context<'a> {
     text: &'a str,
     settings: &'a Settings,
     diagnostics: Vec<Diagnostic>,
+    /// Spaces before each line of the region being linted that belong to its
+    /// container, not its payloads: a Markdown fence's indentation.
+    region_indent: usize,
 }
 
 impl<'a> Context<'a> {
@@ -163,7 +166,18 @@ impl<'a> Context<'a> {
             text,
             settings,
             diagnostics: Vec::new(),
+            region_indent: 0,
         }
+    }
+
+    /// Up to how many leading spaces of a line of the current region are its
+    /// container's indentation (a Markdown fence's), not part of the payload.
+    pub fn region_indent(&self) -> usize {
+        self.region_indent
+    }
+
+    pub fn set_region_indent(&mut self, indent: usize) {
+        self.region_indent = indent;
     }
 
     /// The whole file's text; spans index into it.

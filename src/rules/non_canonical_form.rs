@@ -56,7 +56,7 @@ impl Rule for NonCanonicalForm {
         if !ctx.enabled(&Self::META) {
             return;
         }
-        let line = line_around(ctx.text(), payload.span.start);
+        let line = payload_line(ctx, payload.span.start);
         if !alone_on_line(ctx, &line, &payload.span, true) {
             return;
         }
@@ -74,7 +74,7 @@ impl Rule for NonCanonicalForm {
         if !ctx.enabled(&Self::META) {
             return;
         }
-        let line = line_around(ctx.text(), message.span.start);
+        let line = payload_line(ctx, message.span.start);
         if !alone_on_line(ctx, &line, &message.span, false) {
             return;
         }
@@ -86,6 +86,19 @@ impl Rule for NonCanonicalForm {
             report(ctx, message.span.clone(), line, &formatted);
         }
     }
+}
+
+/// The line holding byte `at`, without the indentation of the region's container
+/// (a Markdown fence's), which is not the payload's to lose.
+fn payload_line(ctx: &Context, at: usize) -> Span {
+    let line = line_around(ctx.text(), at);
+    let indent = ctx
+        .slice(&line)
+        .bytes()
+        .take(ctx.region_indent())
+        .take_while(|b| *b == b' ')
+        .count();
+    line.start + indent..line.end
 }
 
 /// Whether the payload at `span` is the only thing on its line (but for blanks and,

@@ -17,6 +17,22 @@ impl Line<'_> {
         self.start..self.start + self.text.len()
     }
 
+    /// The line without up to `indent` leading spaces: how the lines of a Markdown
+    /// fence indented by `indent` read (CommonMark).
+    pub fn dedent(self, indent: usize) -> Self {
+        let strip = self
+            .text
+            .bytes()
+            .take(indent)
+            .take_while(|b| *b == b' ')
+            .count();
+        Line {
+            text: &self.text[strip..],
+            start: self.start + strip,
+            number: self.number,
+        }
+    }
+
     /// Blank, or a comment: its first non-blank character is `#`.
     pub fn is_blank_or_comment(&self) -> bool {
         let trimmed = self.text.trim_start();

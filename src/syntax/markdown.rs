@@ -14,13 +14,16 @@ pub struct Fence {
     pub opening: Span,
     /// Whether the block was closed before the end of the page.
     pub closed: bool,
+    /// The opening fence's indentation: up to this many leading spaces of each
+    /// content line are Markdown's, not the payload's (CommonMark).
+    pub indent: usize,
 }
 
 /// The payload fences of a Markdown page (``` or ~~~, three or more, any indent
 /// up to three spaces). Blocks with other tags are skipped.
 pub fn fences(text: &str) -> Vec<Fence> {
     let mut found = Vec::new();
-    let mut open: Option<(char, usize, Option<FileKind>, Span, usize)> = None;
+    let mut open: Option<(char, usize, Option<FileKind>, Span, usize, usize)> = None;
     for line in lines(text, 0) {
         let indent = line.text.len() - line.text.trim_start_matches(' ').len();
         let body = &line.text[indent..];
@@ -41,9 +44,9 @@ pub fn fences(text: &str) -> Vec<Fence> {
                     "silp-json" => Some(FileKind::SilpJson),
                     _ => None,
                 };
-                open = Some((m, run, kind, line.span(), next_line_start));
+                open = Some((m, run, kind, line.span(), next_line_start, indent));
             }
-            (Some((m, len, kind, opening, content_start)), Some(c))
+            (Some((m, len, kind, opening, content_start, fence_indent)), Some(c))
                 if c == *m && indent <= 3 && run >= *len && body[run..].trim().is_empty() =>
             {
                 if let Some(kind) = kind {
@@ -52,6 +55,7 @@ pub fn fences(text: &str) -> Vec<Fence> {
                         content: *content_start..line.start.max(*content_start),
                         opening: opening.clone(),
                         closed: true,
+                        indent: *fence_indent,
                     });
                 }
                 open = None;
@@ -59,12 +63,13 @@ pub fn fences(text: &str) -> Vec<Fence> {
             _ => {}
         }
     }
-    if let Some((_, _, Some(kind), opening, content_start)) = open {
+    if let Some((_, _, Some(kind), opening, content_start, indent)) = open {
         found.push(Fence {
             kind,
             content: content_start.min(text.len())..text.len(),
             opening,
             closed: false,
+            indent,
         });
     }
     found
