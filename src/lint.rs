@@ -8,7 +8,7 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
-use crate::syntax::json::{parse_json, JsonNode, JsonValue};
+use crate::syntax::json::{parse_json, parse_json_recovering, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
 use crate::syntax::suppression::{self, Suppression};
 use crate::syntax::{code, markdown, nlip, ping, slip, SyntaxError};
@@ -326,7 +326,11 @@ impl<'a> Linter<'_, 'a> {
 
     /// A JSON text holding one payload object, or (when `allow_array`) an array of them.
     fn json_document(&mut self, text: &str, base: usize, allow_array: bool) {
-        let parse = parse_json(text, base);
+        let parse = if allow_array {
+            parse_json_recovering(text, base)
+        } else {
+            parse_json(text, base)
+        };
         self.syntax_errors(&parse.errors);
         let Some(root) = parse.value else {
             return;

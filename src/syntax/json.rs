@@ -217,21 +217,20 @@ pub fn member_removal_span(object: &JsonNode, index: usize) -> Option<Span> {
     }
 }
 
-/// Parses `text`, which starts at byte `base` of its file, as strict JSON.
+/// Parses `text`, which starts at byte `base` of its file, as strict JSON: the value,
+/// or the first error.
 pub fn parse_json(text: &str, base: usize) -> JsonParse {
-    match Parser::new(text, base).run() {
-        Ok(value) => JsonParse {
-            value: Some(value),
-            errors: Vec::new(),
-        },
-        Err(error) => JsonParse {
-            value: None,
-            errors: vec![SyntaxError::new(
-                base + error.span.start..base + error.span.end,
-                error.message,
-            )],
-        },
-    }
+    let (value, errors) = Parser::new(text, base, false).run();
+    JsonParse { value, errors }
+}
+
+/// Parses `text` like [`parse_json`], but when the top level is an array, an error
+/// inside one element costs only that element: it is reported, the parse resumes at
+/// the next element, and the array holds the elements that parsed. So one broken
+/// payload of a `.silp.json` file does not hide the others' diagnostics.
+pub fn parse_json_recovering(text: &str, base: usize) -> JsonParse {
+    let (value, errors) = Parser::new(text, base, true).run();
+    JsonParse { value, errors }
 }
 
 /// What the grammar allows at the current position.
@@ -278,6 +277,9 @@ struct Parser<'a> {
     stack: Vec<Open>,
     /// The top-level value, once complete.
     root: Option<JsonNode>,
+    /// Whether an error inside an element of a top-level array skips that element.
+    recover: bool,
+    errors: Vec<SyntaxError>,
 }
 
 struct Error {
@@ -308,7 +310,7 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str, base: usize) -> Parser<'a> {
+    fn new(text: &'a str, base: usize, recover: bool) -> Parser<'a> {
         Parser {
             text,
             bytes: text.as_bytes(),
@@ -316,94 +318,189 @@ impl<'a> Parser<'a> {
             pos: 0,
             stack: Vec::new(),
             root: None,
+            recover,
+            errors: Vec::new(),
         }
     }
 
-    fn run(mut self) -> Step<JsonNode> {
+    /// The value (complete, or in recovery the top-level array's elements that
+    /// parsed) and the errors.
+    fn run(mut self) -> (Option<JsonNode>, Vec<SyntaxError>) {
         let mut expect = Expect::Value { after_comma: false };
         loop {
             while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
                 self.pos += 1;
             }
-            let Some(&b) = self.bytes.get(self.pos) else {
-                return match self.root.take() {
-                    Some(root) if expect == Expect::End => Ok(root),
-                    _ => self.unexpected(expect),
-                };
+            let step = match self.bytes.get(self.pos) {
+                None if expect == Expect::End => break,
+                None => self.unexpected(expect),
+                Some(&b) => self.step(expect, b),
             };
-            expect = match expect {
-                Expect::Value { .. } | Expect::ValueOrClose => match b {
-                    b'{' => {
-                        self.open(Open::Object {
-                            start: self.pos,
-                            members: Vec::new(),
-                            key: None,
-                        })?;
-                        Expect::KeyOrClose
-                    }
-                    b'[' => {
-                        self.open(Open::Array {
-                            start: self.pos,
-                            items: Vec::new(),
-                        })?;
-                        Expect::ValueOrClose
-                    }
-                    b']' if expect == Expect::ValueOrClose => self.close(),
-                    b'"' => {
-                        let start = self.pos;
-                        let value = JsonValue::String(self.string()?);
-                        self.complete(start, value)
-                    }
-                    b'-' | b'0'..=b'9' => {
-                        let start = self.pos;
-                        self.number()?;
-                        let value = JsonValue::Number(self.text[start..self.pos].to_string());
-                        self.complete(start, value)
-                    }
-                    _ => {
-                        let start = self.pos;
-                        match self.literal() {
-                            Some(value) => self.complete(start, value),
-                            None => return self.unexpected(expect),
-                        }
-                    }
-                },
-                Expect::KeyOrClose | Expect::Key => match b {
-                    b'"' => {
-                        let start = self.pos;
-                        let key = self.string()?;
-                        let span = self.base + start..self.base + self.pos;
-                        if let Some(Open::Object { key: slot, .. }) = self.stack.last_mut() {
-                            *slot = Some((key, span));
-                        }
-                        Expect::Colon
-                    }
-                    b'}' if expect == Expect::KeyOrClose => self.close(),
-                    _ => return self.unexpected(expect),
-                },
-                Expect::Colon if b == b':' => {
-                    self.pos += 1;
-                    Expect::Value { after_comma: false }
-                }
-                Expect::CommaOrClose => {
-                    let object = self.in_object();
-                    match b {
-                        b',' => {
-                            self.pos += 1;
-                            if object {
-                                Expect::Key
-                            } else {
-                                Expect::Value { after_comma: true }
-                            }
-                        }
-                        b'}' if object => self.close(),
-                        b']' if !object => self.close(),
-                        _ => return self.unexpected(expect),
+            match step {
+                Ok(next) => expect = next,
+                Err(error) => {
+                    self.errors.push(SyntaxError::new(
+                        self.base + error.span.start..self.base + error.span.end,
+                        error.message,
+                    ));
+                    match self.resume_after(expect) {
+                        Some(next) => expect = next,
+                        None => break,
                     }
                 }
-                Expect::Colon | Expect::End => return self.unexpected(expect),
-            };
+            }
         }
+        if self.root.is_none() && self.recover {
+            if let Some(Open::Array { start, items }) = self.stack.drain(..).next() {
+                self.root = Some(JsonNode {
+                    value: JsonValue::Array(items),
+                    span: self.base + start..self.base + self.text.len(),
+                });
+            }
+        }
+        if !self.recover && !self.errors.is_empty() {
+            return (None, self.errors);
+        }
+        (self.root, self.errors)
+    }
+
+    /// Where parsing goes on after an error: nowhere (`None`) unless recovering
+    /// inside a top-level array, where the broken element is dropped and the parse
+    /// resumes after the next `,` or at the `]` of the array; and after a complete
+    /// top-level value, nowhere either (the error stands, the value is kept).
+    fn resume_after(&mut self, expect: Expect) -> Option<Expect> {
+        if !self.recover || expect == Expect::End {
+            return None;
+        }
+        if !matches!(self.stack.first(), Some(Open::Array { .. })) {
+            return None;
+        }
+        // Containers of the broken element still open at the error.
+        let mut depth = self.stack.len() - 1;
+        self.stack.truncate(1);
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'"' => {
+                    // A string left open reads best as if its quote were stray.
+                    let quote = self.pos;
+                    if !self.skip_string_on_line() {
+                        self.pos = quote + 1;
+                    }
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    self.pos += 1;
+                }
+                b']' => return Some(self.close()),
+                b',' if depth == 0 => {
+                    self.pos += 1;
+                    return Some(Expect::Value { after_comma: true });
+                }
+                _ => self.pos += 1,
+            }
+        }
+        None
+    }
+
+    /// Skips the string whose opening quote is at the position, while
+    /// resynchronising; returns whether it closes on its line (a JSON string never
+    /// spans lines).
+    fn skip_string_on_line(&mut self) -> bool {
+        self.pos += 1;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    return true;
+                }
+                b'\n' | b'\r' => return false,
+                b'\\' if !matches!(self.bytes.get(self.pos + 1), None | Some(b'\n' | b'\r')) => {
+                    self.pos += 2
+                }
+                _ => self.pos += 1,
+            }
+        }
+        false
+    }
+
+    /// Takes one token, `b` at the position, where `expect` is wanted.
+    fn step(&mut self, expect: Expect, b: u8) -> Step<Expect> {
+        Ok(match expect {
+            Expect::Value { .. } | Expect::ValueOrClose => match b {
+                b'{' => {
+                    self.open(Open::Object {
+                        start: self.pos,
+                        members: Vec::new(),
+                        key: None,
+                    })?;
+                    Expect::KeyOrClose
+                }
+                b'[' => {
+                    self.open(Open::Array {
+                        start: self.pos,
+                        items: Vec::new(),
+                    })?;
+                    Expect::ValueOrClose
+                }
+                b']' if expect == Expect::ValueOrClose => self.close(),
+                b'"' => {
+                    let start = self.pos;
+                    let value = JsonValue::String(self.string()?);
+                    self.complete(start, value)
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = self.pos;
+                    self.number()?;
+                    let value = JsonValue::Number(self.text[start..self.pos].to_string());
+                    self.complete(start, value)
+                }
+                _ => {
+                    let start = self.pos;
+                    match self.literal() {
+                        Some(value) => self.complete(start, value),
+                        None => return self.unexpected(expect),
+                    }
+                }
+            },
+            Expect::KeyOrClose | Expect::Key => match b {
+                b'"' => {
+                    let start = self.pos;
+                    let key = self.string()?;
+                    let span = self.base + start..self.base + self.pos;
+                    if let Some(Open::Object { key: slot, .. }) = self.stack.last_mut() {
+                        *slot = Some((key, span));
+                    }
+                    Expect::Colon
+                }
+                b'}' if expect == Expect::KeyOrClose => self.close(),
+                _ => return self.unexpected(expect),
+            },
+            Expect::Colon if b == b':' => {
+                self.pos += 1;
+                Expect::Value { after_comma: false }
+            }
+            Expect::CommaOrClose => {
+                let object = self.in_object();
+                match b {
+                    b',' => {
+                        self.pos += 1;
+                        if object {
+                            Expect::Key
+                        } else {
+                            Expect::Value { after_comma: true }
+                        }
+                    }
+                    b'}' if object => self.close(),
+                    b']' if !object => self.close(),
+                    _ => return self.unexpected(expect),
+                }
+            }
+            Expect::Colon | Expect::End => return self.unexpected(expect),
+        })
     }
 
     fn in_object(&self) -> bool {
@@ -930,6 +1027,78 @@ mod tests {
         assert!(err(&objects).1.contains("128"));
         // brackets inside strings do not count
         ok(&format!("\"{}\"", "[".repeat(1000)));
+    }
+
+    /// `(covered text, message)` of each error, and the top-level array's elements
+    /// as JSON text, of a recovering parse.
+    fn recovered(text: &str) -> (Vec<String>, Vec<String>) {
+        let parse = parse_json_recovering(text, 0);
+        let errors = parse
+            .errors
+            .iter()
+            .map(|e| text.get(e.span.clone()).unwrap_or("<bad span>").to_string())
+            .collect();
+        let elements = parse
+            .value
+            .as_ref()
+            .and_then(JsonNode::as_array)
+            .unwrap_or_default()
+            .iter()
+            .map(|node| text[node.span.clone()].to_string())
+            .collect();
+        (errors, elements)
+    }
+
+    #[test]
+    fn a_broken_array_element_costs_only_that_element() {
+        let text = "[\n {\"a\": 1},\n {\"b\": 2,},\n {\"c\": [1, 2}, \"x\"],\n {\"d\": \"open},\n {\"e\": 5}\n]";
+        let (errors, elements) = recovered(text);
+        assert_eq!(errors, ["}", "}", "\n"]);
+        assert_eq!(elements, ["{\"a\": 1}", "{\"e\": 5}"]);
+        // element-level errors: missing comma, trailing comma, bad token
+        assert_eq!(
+            recovered("[{\"a\":1} {\"b\":2}, {\"c\":3}]").1,
+            ["{\"a\":1}", "{\"c\":3}"]
+        );
+        assert_eq!(
+            recovered("[{\"a\":1},]"),
+            (vec!["]".to_string()], vec!["{\"a\":1}".to_string()])
+        );
+        assert_eq!(recovered("[1,,2]").1, ["1", "2"]);
+        // an unclosed array keeps what parsed; trailing text after a whole array too
+        assert_eq!(recovered("[{\"a\":1}, {\"b\":").1, ["{\"a\":1}"]);
+        assert_eq!(
+            recovered("[{\"a\":1}] x"),
+            (vec!["x".to_string()], vec!["{\"a\":1}".to_string()])
+        );
+        // too deep an element is skipped whole
+        let deep = format!("[{}{}, 7]", "[".repeat(200), "]".repeat(200));
+        assert_eq!(recovered(&deep).1, ["7"]);
+        // an object at the top level is not recovered inside
+        let parse = parse_json_recovering("{\"a\": 1,}", 0);
+        assert!(parse.value.is_none());
+        assert_eq!(parse.errors.len(), 1);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Recovery never panics, keeps spans on char boundaries inside the text,
+        /// agrees with the strict parse on valid text, and reports an error whenever
+        /// the strict parse does.
+        #[test]
+        fn recovery_is_safe(text in r#"\[[\{\}\[\]:, "\\0-2a\n\u{e9}]{0,30}"#) {
+            let strict = parse_json(&text, 0);
+            let recovering = parse_json_recovering(&text, 0);
+            for error in &recovering.errors {
+                proptest::prop_assert!(error.span.end <= text.len());
+                proptest::prop_assert!(text.is_char_boundary(error.span.start));
+                proptest::prop_assert!(text.is_char_boundary(error.span.end));
+            }
+            proptest::prop_assert_eq!(strict.errors.is_empty(), recovering.errors.is_empty());
+            if strict.errors.is_empty() {
+                proptest::prop_assert_eq!(strict.value, recovering.value);
+            }
+        }
     }
 
     #[test]
