@@ -386,3 +386,13 @@ fn duplicate_req_ids_are_reported_across_files_in_groups() {
     // the id written once (`cccc0003`) is not reported
     assert!(found[1].iter().all(|d| !d.message.contains("cccc0003")));
 }
+
+#[test]
+fn a_missing_or_mistyped_required_field_is_reported_once_by_the_schema_rule() {
+    let text = r#"{"intent": "!START", "alternatives": [{"target": "x"}], "entities": [{"id": "act", "value": 42}, {"value": "y"}, {"value": "z"}], "constraints": [{"type": null}], "meta": {"req_id": "a1b2c3d4"}}"#;
+    let codes: Vec<&str> = lint(text, FileKind::SilpJsonl)
+        .iter()
+        .map(|d| d.code())
+        .collect();
+    assert_eq!(codes, ["SL401"; 6], "{:#?}", lint(text, FileKind::SilpJsonl));
+}

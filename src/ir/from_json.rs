@@ -221,9 +221,11 @@ fn text(object: &JsonNode, key: &str) -> Option<Text> {
     object.get(key).and_then(as_text)
 }
 
-/// A required string field; empty, spanning the object, when missing or mistyped.
+/// A required string field; when missing or not a string (SL401's to report), empty
+/// with an empty span at the object's start: rules skip text that was not written.
 fn text_or_empty(object: &JsonNode, key: &str) -> Text {
-    text(object, key).unwrap_or_else(|| Spanned::new(String::new(), object.span.clone()))
+    text(object, key)
+        .unwrap_or_else(|| Spanned::new(String::new(), object.span.start..object.span.start))
 }
 
 /// A JSON-frontend value as a string: strings decoded, numbers as written, booleans
@@ -259,7 +261,7 @@ fn number(node: &JsonNode) -> Option<Spanned<f64>> {
 }
 
 fn push_action_code(verbs: &mut Vec<VerbUse>, code: Option<&Text>) {
-    if let Some(code) = code {
+    if let Some(code) = code.filter(|code| !code.span.is_empty()) {
         verbs.push(VerbUse {
             text: code.node.clone(),
             span: code.span.clone(),
@@ -321,13 +323,14 @@ mod tests {
     }
 
     #[test]
-    fn wrong_types_are_skipped_and_missing_parts_span_the_object() {
+    fn wrong_types_are_skipped_and_missing_parts_are_empty_at_the_object() {
         let text = r#"{"intent":5,"entities":[7,{"value":"x"}],"meta":{"req_id":12,"priority":"high","seq":"!X"}}"#;
         let ir = decode_text(text);
         assert!(ir.intent.is_none());
         assert_eq!(ir.entities.len(), 1);
         assert_eq!(ir.entities[0].id.node, "");
-        assert_eq!(&text[ir.entities[0].id.span.clone()], r#"{"value":"x"}"#);
+        let object = text.find(r#"{"value""#).unwrap();
+        assert_eq!(ir.entities[0].id.span, object..object);
         assert!(ir.meta.req_id.is_none());
         assert!(ir.meta.priority.is_none());
         assert!(ir.meta.seq.is_empty());

@@ -39,7 +39,11 @@ impl Rule for DuplicateEntityId {
     }
 
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
-        let entities: Vec<&Entity> = ir.primary_entities().collect();
+        // An entity without a written `id` is SL401's.
+        let entities: Vec<&Entity> = ir
+            .primary_entities()
+            .filter(|entity| !entity.id.span.is_empty())
+            .collect();
         for (index, first) in repeats(&entities, |entity| entity.id.as_str()) {
             let (entity, first) = (entities[index], entities[first]);
             let consequence = if ir.origin == Origin::JsonFrontend {
