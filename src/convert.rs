@@ -236,26 +236,6 @@ fn check_representable(tree: &Payload) -> Result<(), ConvertError> {
             ));
         }
     }
-    for alternative in tree.else_branch.iter().flat_map(|b| &b.alternatives) {
-        let Some(arg) = alternative.args.iter().flatten().next() else {
-            continue;
-        };
-        match &arg.key {
-            Some(key) if key.text != "loc" => {
-                return Err(ConvertError::new(
-                    arg.span.clone(),
-                    format!("an alternative takes `target`, `target@location` or `loc=location`; `{}=` has no place in the IR", key.text),
-                ))
-            }
-            Some(_) if arg.location.is_some() => {
-                return Err(ConvertError::new(
-                    arg.span.clone(),
-                    "`loc=` takes a location alone; `@` after it has no place in the IR",
-                ))
-            }
-            _ => {}
-        }
-    }
     Ok(())
 }
 

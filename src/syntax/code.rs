@@ -311,7 +311,20 @@ fn validate(payload: &Payload, errors: &mut Vec<SyntaxError>) {
                     args[1].span.clone(),
                     "an else-branch alternative takes one target (`name(target@location)` or `name(loc=location)`)",
                 )),
-                Some(_) => {}
+                Some(args) => {
+                    let Some(arg) = args.first() else { continue };
+                    match &arg.key {
+                        Some(key) if key.text != "loc" => errors.push(SyntaxError::new(
+                            arg.span.clone(),
+                            format!("an else-branch alternative takes `target`, `target@location` or `loc=location`, not `{}=`", key.text),
+                        )),
+                        Some(_) if arg.location.is_some() => errors.push(SyntaxError::new(
+                            arg.span.clone(),
+                            "`loc=` takes a location alone; expected no `@` after it",
+                        )),
+                        _ => {}
+                    }
+                }
             }
         }
     }
