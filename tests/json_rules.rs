@@ -394,5 +394,10 @@ fn a_missing_or_mistyped_required_field_is_reported_once_by_the_schema_rule() {
         .iter()
         .map(|d| d.code())
         .collect();
-    assert_eq!(codes, ["SL401"; 6], "{:#?}", lint(text, FileKind::SilpJsonl));
+    assert_eq!(
+        codes,
+        ["SL401"; 6],
+        "{:#?}",
+        lint(text, FileKind::SilpJsonl)
+    );
 }

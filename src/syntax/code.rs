@@ -145,8 +145,9 @@ pub enum Token<'s> {
     Bang,
     #[token("->")]
     Arrow,
-    /// A comparison operator, valid or not (`=>` and `<>` are SL406).
-    #[regex(r"==|!=|<=|>=|<|>|=>|<>")]
+    /// A comparison operator, valid or not: `<`, `>`, or any run of two or more of
+    /// `< > = !` (`=>`, `=<`, `<>`, `===` are SL406's to report).
+    #[regex(r"[<>=!][<>=!]+|<|>")]
     Operator(&'s str),
     /// A name or value: a run of anything but white space and delimiters.
     #[regex(r"[^\s(),;:@=<>!]+")]
