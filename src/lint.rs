@@ -335,6 +335,7 @@ impl<'a> Linter<'_, 'a> {
         let Some(root) = parse.value else {
             return;
         };
+        self.escaped_strings(&root);
         match &root.value {
             JsonValue::Object(_) => self.json_payload(&root),
             JsonValue::Array(items) if allow_array => {
@@ -391,6 +392,45 @@ impl<'a> Linter<'_, 'a> {
     fn escaped_payload(&mut self, kind: FileKind, decoded: &str, string: Span) {
         let inner = lint_text(decoded, kind, self.ctx.settings());
         for mut diagnostic in inner.diagnostics {
+            diagnostic.span = string.clone();
+            diagnostic.fix = None;
+            diagnostic.related.clear();
+            self.ctx.push(diagnostic);
+        }
+    }
+
+    /// JSON strings written with escapes (`"P\u0430ris"`, `"\u200b"`): the raw-text
+    /// rules see the characters a receiver reads. Their diagnostics cover the whole
+    /// string and carry no fix, as for an escaped NLIP payload.
+    fn escaped_strings(&mut self, root: &JsonNode) {
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            match &node.value {
+                JsonValue::String(decoded) => self.escaped_string(decoded, &node.span),
+                JsonValue::Object(members) => {
+                    for member in members {
+                        self.escaped_string(&member.key, &member.key_span);
+                        stack.push(&member.value);
+                    }
+                }
+                JsonValue::Array(items) => stack.extend(items),
+                JsonValue::Null | JsonValue::Bool(_) | JsonValue::Number(_) => {}
+            }
+        }
+    }
+
+    fn escaped_string(&mut self, decoded: &str, string: &Span) {
+        let written_verbatim = string.len() == decoded.len() + 2;
+        if written_verbatim || decoded.is_ascii() {
+            return;
+        }
+        // A space first, so a leading U+FEFF is not taken for a byte-order mark.
+        let text = format!(" {decoded}");
+        let mut inner = Context::new(&text, self.ctx.settings());
+        for rule in self.rules {
+            rule.check_text(&mut inner, 1..text.len());
+        }
+        for mut diagnostic in inner.into_diagnostics() {
             diagnostic.span = string.clone();
             diagnostic.fix = None;
             diagnostic.related.clear();

@@ -656,3 +656,25 @@ fn fixtures_trip_only_their_own_rule_on_every_line_but_the_clean_one() {
         );
     }
 }
+
+#[test]
+fn escaped_json_strings_are_checked_as_decoded() {
+    let text = r#"[{"intent": "!BOOK", "entities": [{"id": "act", "value": "P\u0430ris"}, {"id": "x\u200by", "value": "caf\u00e9 \u5317\u4eac"}], "meta": {"req_id": "a1b2c3d4"}},
+ {"intent": "!START", "entities": [{"id": "act", "value": "\u202eevil"}], "meta": {"req_id": "a1b2c3d5"}}]"#;
+    let got: Vec<(&str, String)> = unicode_diagnostics(text, FileKind::SilpJson)
+        .into_iter()
+        .map(|d| (d.code(), text[d.span.clone()].to_string()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("SL202", r#""P\u0430ris""#.to_string()),
+            ("SL201", r#""x\u200by""#.to_string()),
+            ("SL203", r#""\u202eevil""#.to_string()),
+        ]
+    );
+    // written with escapes, the string cannot be fixed character by character
+    assert!(unicode_diagnostics(text, FileKind::SilpJson)
+        .iter()
+        .all(|d| d.fix.is_none()));
+}
