@@ -37,6 +37,58 @@ pub const HEARTBEATS: [u32; 6] = [1, 5, 10, 15, 20, 9999];
 /// Comparison operators of code conditions and constraint `operator`s.
 pub const OPERATORS: [&str; 6] = ["==", "!=", "<", ">", "<=", ">="];
 
+/// Common verbs that mean a whitelisted one (`begin` for `start`): suggested for an
+/// unknown verb no typo distance explains.
+pub const VERB_SYNONYMS: [(&str, &str); 33] = [
+    ("BEGIN", "START"),
+    ("LAUNCH", "START"),
+    ("RUN", "START"),
+    ("INIT", "START"),
+    ("KICKOFF", "START"),
+    ("STOP", "CANCEL"),
+    ("ABORT", "CANCEL"),
+    ("HALT", "CANCEL"),
+    ("TERMINATE", "CANCEL"),
+    ("SEND", "EMAIL"),
+    ("MAIL", "EMAIL"),
+    ("GET", "FETCH"),
+    ("RETRIEVE", "FETCH"),
+    ("DOWNLOAD", "FETCH"),
+    ("LOAD", "FETCH"),
+    ("FIND", "SEARCH"),
+    ("LOOKUP", "SEARCH"),
+    ("QUERY", "SEARCH"),
+    ("RESERVE", "BOOK"),
+    ("SCHEDULE", "BOOK"),
+    ("ALERT", "NOTIFY"),
+    ("WARN", "NOTIFY"),
+    ("INFORM", "NOTIFY"),
+    ("CHANGE", "UPDATE"),
+    ("EDIT", "UPDATE"),
+    ("MODIFY", "UPDATE"),
+    ("RECOMMEND", "SUGGEST"),
+    ("PROPOSE", "SUGGEST"),
+    ("ADVISE", "SUGGEST"),
+    ("HANDLE", "PROCESS"),
+    ("FORWARD", "ROUTE"),
+    ("DISPATCH", "ROUTE"),
+    ("REDIRECT", "ROUTE"),
+];
+
+/// The whitelisted verb to suggest for an unknown `verb` (upper case, no `!`): the
+/// closest candidate by spelling, else the verb it is a common synonym of.
+pub fn suggest_verb<'a>(
+    verb: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    did_you_mean(verb, candidates).or_else(|| {
+        VERB_SYNONYMS
+            .iter()
+            .find(|(synonym, _)| *synonym == verb)
+            .map(|(_, whitelisted)| *whitelisted)
+    })
+}
+
 /// Whether `verb` (upper case, no `!`) is whitelisted or added in configuration.
 pub fn is_known_verb(verb: &str, settings: &Settings) -> bool {
     VERBS.contains(&verb) || settings.extend_verbs.iter().any(|v| v == verb)
@@ -135,6 +187,15 @@ mod tests {
     fn suggestions_catch_typos_only() {
         assert_eq!(did_you_mean("cancl", VERBS.iter().copied()), Some("CANCEL"));
         assert_eq!(did_you_mean("serch", VERBS.iter().copied()), Some("SEARCH"));
+        assert_eq!(suggest_verb("BEGIN", VERBS.iter().copied()), Some("START"));
+        assert_eq!(suggest_verb("STRAT", VERBS.iter().copied()), Some("START"));
+        assert_eq!(suggest_verb("FROBNICATE", VERBS.iter().copied()), None);
+        for (synonym, verb) in VERB_SYNONYMS {
+            assert!(
+                VERBS.contains(&verb) && !VERBS.contains(&synonym),
+                "{synonym}"
+            );
+        }
         assert_eq!(did_you_mean("delete", VERBS.iter().copied()), None);
     }
 }

@@ -33,7 +33,7 @@ pub fn verb(written: &str, settings: &Settings) -> String {
             "**`!{upper}`** — not a whitelisted SILP verb (SL101). The 13 approved verbs: {}.",
             vocabulary::VERBS.join(", ")
         );
-        if let Some(close) = vocabulary::did_you_mean(&upper, vocabulary::VERBS.iter().copied()) {
+        if let Some(close) = vocabulary::suggest_verb(&upper, vocabulary::VERBS.iter().copied()) {
             text.push_str(&format!("\n\nDid you mean `!{close}`?"));
         }
         text

@@ -1,6 +1,6 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::ir::{Ir, VerbForm};
-use crate::vocabulary::{did_you_mean, excluded_verb, is_known_verb, VERBS};
+use crate::vocabulary::{excluded_verb, is_known_verb, suggest_verb, VERBS};
 
 declare_rule! {
     /// ## What it does
@@ -28,7 +28,8 @@ declare_rule! {
     ///
     /// ## Fix
     /// No automatic fix: a look-alike verb may mean something else. The help names the
-    /// closest whitelisted verb when there is one. Installation-specific verbs can be
+    /// closest whitelisted verb by spelling (`strat` → `start`), or the one a common
+    /// synonym means (`begin` → `start`, `stop` → `cancel`, `find` → `search`). Installation-specific verbs can be
     /// allowed with `extend-verbs` in `silp-lint.toml`.
     pub struct UnknownVerb {
         code: "SL101",
@@ -55,7 +56,7 @@ impl Rule for UnknownVerb {
                 .iter()
                 .copied()
                 .chain(ctx.settings().extend_verbs.iter().map(String::as_str));
-            let suggestion = did_you_mean(&normalized, candidates).map(|s| match verb.form {
+            let suggestion = suggest_verb(&normalized, candidates).map(|s| match verb.form {
                 VerbForm::ActionCode => format!("!{s}"),
                 VerbForm::FunctionName | VerbForm::ActionKey => s.to_lowercase(),
             });
