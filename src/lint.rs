@@ -37,7 +37,14 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
     // A byte-order mark is not part of any payload.
     let body_start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     if kind == FileKind::Markdown {
-        for fence in markdown::fences(text) {
+        let fences = markdown::fences(text);
+        let mut prose_start = 0;
+        for fence in &fences {
+            linter.prose(prose_start..fence.content.start);
+            prose_start = fence.content.end;
+        }
+        linter.prose(prose_start..text.len());
+        for fence in fences {
             if !fence.closed {
                 linter.syntax_errors(&[SyntaxError::new(
                     fence.opening.clone(),
@@ -220,6 +227,15 @@ impl<'a> Linter<'_, 'a> {
             }
             FileKind::Nlip => self.nlip_message(region, span.start),
             FileKind::Markdown => {}
+        }
+    }
+
+    fn prose(&mut self, span: Span) {
+        if span.is_empty() {
+            return;
+        }
+        for rule in self.rules {
+            rule.check_prose(&mut self.ctx, span.clone());
         }
     }
 

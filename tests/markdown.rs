@@ -75,3 +75,16 @@ fn an_indented_fence_keeps_its_indentation_through_check_fmt_and_fix() {
     );
     assert!(format_edits(&formatted, FileKind::Markdown).is_empty());
 }
+
+#[test]
+fn invisible_and_bidi_characters_are_reported_in_prose_too() {
+    let page = "\u{feff}# Notes \u{1F468}\u{200D}\u{1F469}\n\nPay to \u{202E}evil\u{202C} now; see P\u{0430}ris.\n\n```python\nx = 'a\u{200B}b'\n```\n\n```silp\nstart(hike)\n```\n";
+    assert_eq!(
+        found(page),
+        [
+            ("SL203", "\u{202E}".to_string()),
+            ("SL203", "\u{202C}".to_string()),
+            ("SL201", "\u{200B}".to_string()),
+        ]
+    );
+}

@@ -40,6 +40,10 @@ impl Rule for BidiControl {
         &Self::META
     }
 
+    fn check_prose(&self, ctx: &mut Context, span: Span) {
+        self.check_text(ctx, span);
+    }
+
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
         for (i, c) in non_ascii_chars(region) {

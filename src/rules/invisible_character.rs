@@ -60,6 +60,10 @@ impl Rule for InvisibleCharacter {
         &Self::META
     }
 
+    fn check_prose(&self, ctx: &mut Context, span: Span) {
+        self.check_text(ctx, span);
+    }
+
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
         let mut chars = non_ascii_chars(region).peekable();

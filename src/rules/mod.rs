@@ -131,6 +131,9 @@ pub trait Rule: Sync {
     fn check_syntax_errors(&self, _ctx: &mut Context, _errors: &[SyntaxError]) {}
     /// Raw text of a file or an embedded block, before anything normalises it.
     fn check_text(&self, _ctx: &mut Context, _span: Span) {}
+    /// Text around the payloads (a Markdown page's prose and other blocks): for the
+    /// rules whose finding matters wherever it is, invisible and bidi characters.
+    fn check_prose(&self, _ctx: &mut Context, _span: Span) {}
     /// One code-frontend payload's syntax tree.
     fn check_code(&self, _ctx: &mut Context, _payload: &code::Payload) {}
     /// One `//ping` probe.

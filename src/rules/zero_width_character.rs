@@ -51,6 +51,10 @@ impl Rule for ZeroWidthCharacter {
         &Self::META
     }
 
+    fn check_prose(&self, ctx: &mut Context, span: Span) {
+        self.check_text(ctx, span);
+    }
+
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
         for (i, c) in non_ascii_chars(region) {
