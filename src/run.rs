@@ -120,16 +120,17 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
             );
         }
     }
-    let mut req_ids = Vec::new();
+    let mut linted = Vec::with_capacity(results.len());
     for (result, ids) in results {
         match result {
-            Ok(file) => {
-                req_ids.push(ids);
-                run.files.push(file);
-            }
+            Ok(file) => linted.push((file, ids)),
             Err(error) => run.errors.push(error),
         }
     }
+    // Standard input takes its place among the files by its `--stdin-filename`.
+    linted.sort_by(|(a, _), (b, _)| a.path.cmp(&b.path));
+    let (files, req_ids): (Vec<CheckedFile>, Vec<Vec<ReqIdFact>>) = linted.into_iter().unzip();
+    run.files = files;
     run.errors.sort();
     run.errors.dedup();
     let views: Vec<LintedFile> = run

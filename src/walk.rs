@@ -49,7 +49,13 @@ pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> 
         }
     }
     walk.files.sort();
-    walk.files.dedup();
+    // The same file named twice (`silp-lint . ./a.slip`, `dir` and `dir/`) is
+    // linted once, under the name that sorts first.
+    let mut seen = std::collections::HashSet::new();
+    walk.files.retain(|file| {
+        let path = Path::new(&file.path);
+        seen.insert(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    });
     walk
 }
 
@@ -72,9 +78,7 @@ fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let path = entry.path().to_string_lossy();
-                // `silp-lint .` names files `x.silp`, not `./x.silp`, as ruff does.
-                let path = path.strip_prefix("./").unwrap_or(&path).to_string();
+                let path = joined(root, entry.path());
                 if let Some(kind) = FileKind::from_path(&path) {
                     walk.files.push(FileToLint { path, kind });
                 }
@@ -82,6 +86,22 @@ fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
             Err(error) => walk.errors.push(describe_walk_error(&error)),
         }
     }
+}
+
+/// The name of a walked file: the directory exactly as the user wrote it, then the
+/// walked part (`./a.slip` for `.`, `dir/x.silp` for `dir` and `dir/` alike).
+fn joined(root: &str, path: &Path) -> String {
+    let Ok(walked) = path.strip_prefix(root) else {
+        return path.to_string_lossy().into_owned();
+    };
+    let walked = walked.to_string_lossy();
+    if walked.is_empty() {
+        return root.to_string();
+    }
+    let separator = std::path::MAIN_SEPARATOR;
+    // `/` walked gives `/x.silp`, not `//x.silp`.
+    let root = root.trim_end_matches(std::path::is_separator);
+    format!("{root}{separator}{walked}")
 }
 
 fn describe_walk_error(error: &ignore::Error) -> String {

@@ -174,8 +174,9 @@ impl<'o> Writer<'o> {
                         Severity::Warning => "warning",
                         Severity::Info | Severity::Hint => "notice",
                     };
+                    // The help goes on a second line of the same annotation.
                     let message = match &d.help {
-                        Some(help) => format!("{} ({help})", d.message),
+                        Some(help) => format!("{}\nhelp: {help}", d.message),
                         None => d.message.clone(),
                     };
                     writeln!(
@@ -186,7 +187,7 @@ impl<'o> Writer<'o> {
                         start.column,
                         end.line,
                         end.column,
-                        escape_property(&format!("{} ({})", d.rule.code, d.rule.name)),
+                        escape_property(d.rule.code),
                         escape_data(&message),
                     )?;
                 }
@@ -338,7 +339,7 @@ fn artifact_uri(path: &str) -> String {
     uri.strip_prefix("./").map(str::to_string).unwrap_or(uri)
 }
 
-/// Workflow-command data escaping (`%`, CR, LF).
+/// Workflow-command data escaping (`%`, CR, LF), as GitHub's toolkit does.
 fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
