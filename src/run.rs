@@ -65,9 +65,15 @@ pub struct CheckOptions {
 }
 
 /// Lints `paths` (and `stdin`, when given), each file with the settings of its
-/// configuration.
+/// configuration. No paths and no standard input lints the current directory.
 pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOptions) -> CheckRun {
-    let walked = walk(paths, &options.resolver, options.force_exclude);
+    // Standard input alone lints nothing else; no paths and no standard input
+    // walks the current directory.
+    let walked = if paths.is_empty() && stdin.is_some() {
+        crate::walk::Walk::default()
+    } else {
+        walk(paths, &options.resolver, options.force_exclude)
+    };
     let mut run = CheckRun {
         errors: walked.errors,
         ..CheckRun::default()

@@ -182,7 +182,7 @@ impl<'o> Writer<'o> {
                     writeln!(
                         out,
                         "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                        escape_property(file.path),
+                        escape_property(annotation_path(file.path)),
                         start.line,
                         start.column,
                         end.line,
@@ -337,6 +337,13 @@ fn artifact_uri(path: &str) -> String {
         }
     }
     uri.strip_prefix("./").map(str::to_string).unwrap_or(uri)
+}
+
+/// The `file` of a GitHub annotation: the path as given, without a leading `./`,
+/// which GitHub does not match against the repository's files (the annotation would
+/// not show on the pull request).
+fn annotation_path(path: &str) -> &str {
+    path.trim_start_matches("./")
 }
 
 /// Workflow-command data escaping (`%`, CR, LF), as GitHub's toolkit does.
