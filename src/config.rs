@@ -215,7 +215,13 @@ impl Config {
             }
             let value = *index.get_ref();
             if !(0x8000..=0xFFFF).contains(&value) {
-                return Err(error_at(index.span(), format!("`extend-anchors.{name}`: {value:#06x} is outside the extension range 0x8000..=0xFFFF")));
+                // The value as written (`-1`, `0x10`, `1_000`), not as re-printed.
+                let written = text
+                    .get(index.span())
+                    .map(str::trim)
+                    .filter(|w| !w.is_empty())
+                    .map_or_else(|| value.to_string(), str::to_string);
+                return Err(error_at(index.span(), format!("`extend-anchors.{name}`: {written} is outside the extension range 0x8000..=0xFFFF")));
             }
             settings.extend_anchors.push((name.clone(), value as u16));
         }
@@ -469,6 +475,20 @@ SL405 = "off"
             "{}",
             error.message
         );
+        for (written, shown) in [
+            ("-1", "`extend-anchors.Custom`: -1 is"),
+            ("0x10", ": 0x10 is"),
+            ("1_000", ": 1_000 is"),
+            ("+65536", ": +65536 is"),
+        ] {
+            let error = parse(&format!("[extend-anchors]\nCustom = {written}\n")).unwrap_err();
+            assert!(
+                error.message.contains(shown),
+                "{written}: {}",
+                error.message
+            );
+            assert_eq!(error.line, 2);
+        }
         let error = parse("ignore = [\"SL999\"]\n").unwrap_err();
         assert!(error.message.contains("SL999"));
         let error = parse("extend-verbs = [\"!RAISE\"]\n").unwrap_err();

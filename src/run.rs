@@ -65,9 +65,15 @@ pub struct CheckOptions {
 }
 
 /// Lints `paths` (and `stdin`, when given), each file with the settings of its
-/// configuration.
+/// configuration. No paths and no standard input lints the current directory.
 pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOptions) -> CheckRun {
-    let walked = walk(paths, &options.resolver, options.force_exclude);
+    // Standard input alone lints nothing else; no paths and no standard input
+    // walks the current directory.
+    let walked = if paths.is_empty() && stdin.is_some() {
+        crate::walk::Walk::default()
+    } else {
+        walk(paths, &options.resolver, options.force_exclude)
+    };
     let mut run = CheckRun {
         errors: walked.errors,
         ..CheckRun::default()
@@ -120,16 +126,17 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
             );
         }
     }
-    let mut req_ids = Vec::new();
+    let mut linted = Vec::with_capacity(results.len());
     for (result, ids) in results {
         match result {
-            Ok(file) => {
-                req_ids.push(ids);
-                run.files.push(file);
-            }
+            Ok(file) => linted.push((file, ids)),
             Err(error) => run.errors.push(error),
         }
     }
+    // Standard input takes its place among the files by its `--stdin-filename`.
+    linted.sort_by(|(a, _), (b, _)| a.path.cmp(&b.path));
+    let (files, req_ids): (Vec<CheckedFile>, Vec<Vec<ReqIdFact>>) = linted.into_iter().unzip();
+    run.files = files;
     run.errors.sort();
     run.errors.dedup();
     let views: Vec<LintedFile> = run

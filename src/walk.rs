@@ -25,8 +25,14 @@ pub struct Walk {
 /// file whose kind cannot be told from its name is an error; a walked one is skipped.
 /// Configuration `exclude` patterns apply to walked entries, and to explicit paths
 /// too with `force_exclude` (as pre-commit passes files one by one).
+///
+/// No paths at all walks the current directory, naming its files by the walked
+/// part alone (`a.slip`): nothing was given to keep. An explicit `.` gives `./a.slip`.
 pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> Walk {
     let mut walk = Walk::default();
+    if paths.is_empty() {
+        walk_directory(".", Naming::WalkedPart, resolver, &mut walk);
+    }
     for given in paths {
         let path = Path::new(given);
         let metadata = std::fs::metadata(path);
@@ -45,15 +51,30 @@ pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> 
                     "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
                 )),
             },
-            Ok(_) => walk_directory(given, resolver, &mut walk),
+            Ok(_) => walk_directory(given, Naming::AsGiven, resolver, &mut walk),
         }
     }
     walk.files.sort();
-    walk.files.dedup();
+    // The same file named twice (`silp-lint . ./a.slip`, `dir` and `dir/`) is
+    // linted once, under the name that sorts first.
+    let mut seen = std::collections::HashSet::new();
+    walk.files.retain(|file| {
+        let path = Path::new(&file.path);
+        seen.insert(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    });
     walk
 }
 
-fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
+/// How the files below a walked directory are named.
+#[derive(Clone, Copy)]
+enum Naming {
+    /// The directory as the user wrote it, then the walked part.
+    AsGiven,
+    /// The walked part alone (the implicit current directory).
+    WalkedPart,
+}
+
+fn walk_directory(root: &str, naming: Naming, resolver: &Arc<Resolver>, walk: &mut Walk) {
     let filter = Arc::clone(resolver);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
@@ -72,16 +93,49 @@ fn walk_directory(root: &str, resolver: &Arc<Resolver>, walk: &mut Walk) {
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let path = entry.path().to_string_lossy();
-                // `silp-lint .` names files `x.silp`, not `./x.silp`, as ruff does.
-                let path = path.strip_prefix("./").unwrap_or(&path).to_string();
+                let path = match naming {
+                    Naming::AsGiven => joined(root, entry.path()),
+                    Naming::WalkedPart => walked_part(root, entry.path()),
+                };
                 if let Some(kind) = FileKind::from_path(&path) {
                     walk.files.push(FileToLint { path, kind });
                 }
             }
-            Err(error) => walk.errors.push(describe_walk_error(&error)),
+            Err(error) => {
+                let described = describe_walk_error(&error);
+                walk.errors.push(match naming {
+                    Naming::AsGiven => described,
+                    Naming::WalkedPart => described
+                        .strip_prefix("./")
+                        .map_or(described.clone(), str::to_string),
+                });
+            }
         }
     }
+}
+
+/// The name of a walked file: the directory exactly as the user wrote it, then the
+/// walked part (`./a.slip` for `.`, `dir/x.silp` for `dir` and `dir/` alike).
+fn joined(root: &str, path: &Path) -> String {
+    let Ok(walked) = path.strip_prefix(root) else {
+        return path.to_string_lossy().into_owned();
+    };
+    let walked = walked.to_string_lossy();
+    if walked.is_empty() {
+        return root.to_string();
+    }
+    let separator = std::path::MAIN_SEPARATOR;
+    // `/` walked gives `/x.silp`, not `//x.silp`.
+    let root = root.trim_end_matches(std::path::is_separator);
+    format!("{root}{separator}{walked}")
+}
+
+/// The part of a walked `path` below `root`.
+fn walked_part(root: &str, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn describe_walk_error(error: &ignore::Error) -> String {

@@ -8,3 +8,83 @@ fn cli_sessions() {
         .case("tests/cmd/*.md")
         .case("tests/cmd/*.toml");
 }
+
+/// A directory named by an absolute path (with or without a trailing slash) names
+/// its files by that path joined with the walked part, in every format.
+#[test]
+fn absolute_directories_name_their_files_as_given() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("silp-lint-cli-abs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).expect("temporary directory");
+    std::fs::write(dir.join("sub/x.silp"), "begin(hike)\n").expect("write x.silp");
+    std::fs::write(dir.join("a.slip"), "SLIP v1 alice bob Bar\n").expect("write a.slip");
+    let root = dir.to_str().expect("UTF-8 temporary path").to_string();
+    for given in [root.clone(), format!("{root}/"), format!("{root}//")] {
+        let output = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+            .args(["check", "--output-format", "json-lines", &given])
+            .output()
+            .expect("the binary runs");
+        assert_eq!(output.status.code(), Some(1), "{given}");
+        let paths: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| {
+                let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+                value["path"].as_str().expect("a path").to_string()
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            [format!("{root}/a.slip"), format!("{root}/sub/x.silp")],
+            "{given}"
+        );
+        let concise = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+            .args(["check", "--output-format", "concise", &given])
+            .output()
+            .expect("the binary runs");
+        let concise = String::from_utf8_lossy(&concise.stdout);
+        assert!(
+            concise.starts_with(&format!("{root}/a.slip:1:19: SL601")),
+            "{concise}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The audit's case: standard input named `aa.slip` comes before `err.slip`.
+#[test]
+fn standard_input_is_sorted_among_the_files_in_json() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cmd/paths.in");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+        .current_dir(dir)
+        .args([
+            "check",
+            "--output-format",
+            "json",
+            "--stdin-filename",
+            "aa.slip",
+            "-",
+            "err.slip",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"SLIP v1 a b Foo\n")
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("the binary finishes");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON array");
+    let paths: Vec<&str> = report
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["aa.slip", "err.slip"]);
+}

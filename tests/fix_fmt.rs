@@ -480,7 +480,7 @@ fn fmt_check_lists_files_and_changes_nothing_then_fmt_rewrites_them() {
     let output = silp_lint(dir.path(), &["fmt", "--check", "."]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let out = stdout(&output);
-    assert!(out.contains("Would reformat: messy.silp"), "{out}");
+    assert!(out.contains("Would reformat: ./messy.silp"), "{out}");
     assert!(!out.contains("clean.slip"), "{out}");
     assert!(
         out.contains("1 file would be reformatted, 1 file already formatted"),
@@ -495,7 +495,7 @@ fn fmt_check_lists_files_and_changes_nothing_then_fmt_rewrites_them() {
     let clean_inode = inode(&dir.path().join("clean.slip"));
     let output = silp_lint(dir.path(), &["fmt", "."]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(stdout(&output).contains("Reformatted: messy.silp"));
+    assert!(stdout(&output).contains("Reformatted: ./messy.silp"));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("messy.silp")).unwrap(),
         "\u{feff}start(北京)\r\n# c\r\nif x>1: stop(b)\r\n"

@@ -60,7 +60,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Files or directories to lint; `-` reads standard input [default: .]
+    /// Files or directories to lint; `-` reads standard input [default: the current
+    /// directory, its files named without `./`]
     paths: Vec<String>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value = "human")]
@@ -90,7 +91,8 @@ struct CheckArgs {
 
 #[derive(clap::Args)]
 struct FmtArgs {
-    /// Files or directories to format; `-` formats standard input to standard output [default: .]
+    /// Files or directories to format; `-` formats standard input to standard output
+    /// [default: the current directory, its files named without `./`]
     paths: Vec<String>,
     /// Change nothing; list the files that would be reformatted and exit 1 if any
     #[arg(long)]
@@ -217,8 +219,6 @@ fn check(args: CheckArgs) -> ExitCode {
             .clone()
             .unwrap_or_else(|| "-".to_string());
         stdin = Some(StdinSource { name, text });
-    } else if paths.is_empty() {
-        paths.push(".".to_string());
     }
     let options = match args.inputs.options(overrides) {
         Ok(options) => options,
@@ -333,7 +333,7 @@ fn write_report(
 }
 
 fn fmt(args: FmtArgs) -> ExitCode {
-    let mut paths = args.paths;
+    let paths = args.paths;
     if paths.iter().any(|p| p == "-") {
         if paths.len() > 1 {
             eprintln!("error: `-` (standard input) cannot be formatted together with other paths");
@@ -343,9 +343,6 @@ fn fmt(args: FmtArgs) -> ExitCode {
             args.inputs.stdin_filename.as_deref().unwrap_or("-"),
             args.check,
         );
-    }
-    if paths.is_empty() {
-        paths.push(".".to_string());
     }
     let options = match args.inputs.options(Overrides::default()) {
         Ok(options) => options,

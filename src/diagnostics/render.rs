@@ -174,19 +174,20 @@ impl<'o> Writer<'o> {
                         Severity::Warning => "warning",
                         Severity::Info | Severity::Hint => "notice",
                     };
+                    // The help goes on a second line of the same annotation.
                     let message = match &d.help {
-                        Some(help) => format!("{} ({help})", d.message),
+                        Some(help) => format!("{}\nhelp: {help}", d.message),
                         None => d.message.clone(),
                     };
                     writeln!(
                         out,
                         "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                        escape_property(file.path),
+                        escape_property(annotation_path(file.path)),
                         start.line,
                         start.column,
                         end.line,
                         end.column,
-                        escape_property(&format!("{} ({})", d.rule.code, d.rule.name)),
+                        escape_property(d.rule.code),
                         escape_data(&message),
                     )?;
                 }
@@ -338,7 +339,14 @@ fn artifact_uri(path: &str) -> String {
     uri.strip_prefix("./").map(str::to_string).unwrap_or(uri)
 }
 
-/// Workflow-command data escaping (`%`, CR, LF).
+/// The `file` of a GitHub annotation: the path as given, without a leading `./`,
+/// which GitHub does not match against the repository's files (the annotation would
+/// not show on the pull request).
+fn annotation_path(path: &str) -> &str {
+    path.trim_start_matches("./")
+}
+
+/// Workflow-command data escaping (`%`, CR, LF), as GitHub's toolkit does.
 fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
