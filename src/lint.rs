@@ -351,7 +351,9 @@ impl<'a> Linter<'_, 'a> {
         let Some(root) = parse.value else {
             return;
         };
-        self.escaped_strings(&root);
+        if memchr::memchr(b'\\', text.as_bytes()).is_some() {
+            self.escaped_strings(&root);
+        }
         match &root.value {
             JsonValue::Object(_) => self.json_payload(&root),
             JsonValue::Array(items) if allow_array => {
