@@ -166,11 +166,17 @@ const CONTEXT_LIMIT: usize = 32;
 
 /// Whether the ZWJ or ZWNJ `joiner` at byte `at` of `text` is part of an emoji ZWJ
 /// sequence (a ZWJ between two emoji) or of the orthography of a script that uses
-/// joiners (between two letters of Arabic, Syriac, Mongolian or an Indic script).
+/// joiners (between two letters of Arabic, Syriac, Mongolian or an Indic script, or
+/// after a virama).
 pub fn is_legitimate_joiner(text: &str, at: usize, joiner: char) -> bool {
     let (Some(before), Some(after)) = (text.get(..at), text.get(at + joiner.len_utf8()..)) else {
         return false;
     };
+    // After a virama, a joiner selects a conjunct form, a half form or (in Malayalam,
+    // word-finally) a chillu: part of the spelling wherever it stands.
+    if before.chars().next_back().is_some_and(is_virama) {
+        return true;
+    }
     let Some(next) = after.chars().next() else {
         return false;
     };
@@ -194,6 +200,27 @@ pub fn is_legitimate_joiner(text: &str, at: usize, joiner: char) -> bool {
         .take(CONTEXT_LIMIT)
         .find(|c| c.script() != Script::Inherited || is_format_mark(*c));
     base.and_then(uses_joiners) == Some(next_script)
+}
+
+/// The viramas of the scripts that spell with joiners after them (Brahmic scripts,
+/// Myanmar's asat and virama, Khmer's coeng).
+fn is_virama(c: char) -> bool {
+    matches!(
+        c,
+        '\u{094D}'
+            | '\u{09CD}'
+            | '\u{0A4D}'
+            | '\u{0ACD}'
+            | '\u{0B4D}'
+            | '\u{0BCD}'
+            | '\u{0C4D}'
+            | '\u{0CCD}'
+            | '\u{0D4D}'
+            | '\u{0DCA}'
+            | '\u{1039}'
+            | '\u{103A}'
+            | '\u{17D2}'
+    )
 }
 
 /// Whether one of SL201, SL203 or SL204 may report `c`.

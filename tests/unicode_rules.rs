@@ -120,6 +120,8 @@ fn joiners_that_writing_systems_need_are_not_reported() {
         "start(\u{0915}\u{094D}\u{200D}\u{0937})", // Devanagari half form
         "start(\u{0915}\u{094D}\u{200C}\u{0937})", // Devanagari explicit virama
         "start(\u{0D28}\u{0D4D}\u{200D}\u{0D28})", // Malayalam
+        "search(q=\u{0D05}\u{0D35}\u{0D28}\u{0D4D}\u{200D})", // Malayalam chillu, word-final
+        "search(q=\u{0D28}\u{0D4D}\u{200D} x)", // chillu before a space
         "start(\u{0644}\u{064E}\u{200C}\u{0627})", // Arabic with a haraka
         "start(\u{0710}\u{200D}\u{0712})",   // Syriac
         "start(\u{1820}\u{200D}\u{1821})",   // Mongolian
@@ -233,6 +235,19 @@ fn latin_look_alike_in_a_cyrillic_word_has_no_ascii_fix() {
         "`\u{0418}\u{0432}a\u{043D}` mixes Cyrillic with Latin look-alikes: U+0061 LATIN SMALL LETTER A"
     );
     assert!(diagnostics[0].fix.is_none());
+}
+
+#[test]
+fn a_cyrillic_word_with_a_latin_letter_that_looks_like_nothing_cyrillic_is_reported() {
+    // `n` passes for no Cyrillic letter, but the word's Cyrillic `а` passes for
+    // Latin `a`: Latin and Cyrillic letters never share a word.
+    let text = "greet(\u{0418}\u{0432}\u{0430}n)";
+    let got = found(text, FileKind::Silp);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, "\u{0418}\u{0432}\u{0430}n");
+    assert!(got[0].2.ends_with(
+        "mixes Latin with Cyrillic look-alikes: U+0430 CYRILLIC SMALL LETTER A looks like `a`"
+    ));
 }
 
 #[test]

@@ -79,18 +79,25 @@ impl Rule for ConfusableCharacter {
 /// A mixed-script word starting at byte `start` of the file.
 fn check_word(ctx: &mut Context, start: usize, word: &str) {
     let ascii = ascii_spelling(word);
-    let main = main_script(word, ascii.is_some());
-    let mut look_alikes: Vec<char> = Vec::new();
-    for c in word.chars() {
-        let script = c.script();
-        if matches!(script, Script::Common | Script::Inherited | Script::Unknown)
-            || script == main
-            || look_alikes.contains(&c)
-        {
-            continue;
-        }
-        if looks_like_script(c, main) {
-            look_alikes.push(c);
+    let mut main = main_script(word, ascii.is_some());
+    let mut look_alikes = look_alikes_of(word, main);
+    if look_alikes.is_empty() {
+        // Latin, Greek and Cyrillic letters never share a word: when the minority
+        // letters look like nothing of the main script (`Иваn`), the word may still
+        // pass for one in another of these alphabets (its `а` for Latin `a`).
+        let alphabets = [Script::Latin, Script::Greek, Script::Cyrillic];
+        let present: Vec<Script> = alphabets
+            .into_iter()
+            .filter(|script| word.chars().any(|c| c.script() == *script))
+            .collect();
+        if present.len() >= 2 {
+            for script in present {
+                look_alikes = look_alikes_of(word, script);
+                if !look_alikes.is_empty() {
+                    main = script;
+                    break;
+                }
+            }
         }
     }
     if look_alikes.is_empty() {
@@ -137,6 +144,24 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
             .collect();
         reported.fix(Fix::unsafe_(format!("spell it `{spelling}`"), edits));
     }
+}
+
+/// The distinct characters of `word` outside `script` that look like letters of it.
+fn look_alikes_of(word: &str, script: Script) -> Vec<char> {
+    let mut look_alikes: Vec<char> = Vec::new();
+    for c in word.chars() {
+        let own = c.script();
+        if matches!(own, Script::Common | Script::Inherited | Script::Unknown)
+            || own == script
+            || look_alikes.contains(&c)
+        {
+            continue;
+        }
+        if looks_like_script(c, script) {
+            look_alikes.push(c);
+        }
+    }
+    look_alikes
 }
 
 /// For each non-ASCII character of `word`, its offset and the ASCII character it
