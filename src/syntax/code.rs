@@ -215,7 +215,14 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     let input = valid
         .as_slice()
         .map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
-    let (payload, parse_errors) = grammar::payload().parse(input).into_output_errors();
+    let (mut payload, parse_errors) = grammar::payload().parse(input).into_output_errors();
+    if parse_errors.iter().any(|error| error.found().is_none()) {
+        // The payload stops early: if closing its open parentheses is all it lacks,
+        // the rules still read it (`book(a,b); begin(x` still has SL405 and SL101).
+        if let Some(closed) = closed_at_end(&valid, end) {
+            payload = Some(closed);
+        }
+    }
     for error in parse_errors {
         errors.push(SyntaxError::new(
             error.span().into_range(),
@@ -228,6 +235,34 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     errors.dedup();
     CodeParse { payload, errors }
+}
+
+/// The payload parsed with the `)`s it lacks inserted at its end, when that makes it
+/// parse without errors. The inserted tokens are empty spans at the end, so every
+/// span still lies in the text.
+fn closed_at_end<'s>(
+    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
+    end: usize,
+) -> Option<Payload<'s>> {
+    use chumsky::input::Input as _;
+    use chumsky::Parser as _;
+    let open = valid
+        .iter()
+        .filter(|(token, _)| *token == Token::LParen)
+        .count();
+    let close = valid
+        .iter()
+        .filter(|(token, _)| *token == Token::RParen)
+        .count();
+    if open <= close {
+        return None;
+    }
+    let end_span = chumsky::span::SimpleSpan::from(end..end);
+    let mut closed = valid.to_vec();
+    closed.extend(std::iter::repeat_n((Token::RParen, end_span), open - close));
+    let input = closed.as_slice().map(end_span, |(t, s)| (t, s));
+    let (payload, errors) = grammar::payload().parse(input).into_output_errors();
+    errors.is_empty().then_some(payload).flatten()
 }
 
 fn describe_rich(error: &chumsky::error::Rich<'_, Token<'_>>) -> String {
@@ -613,6 +648,23 @@ mod tests {
             p.actions[0].args.as_ref().unwrap()[0].value.span,
             (109, 115)
         );
+    }
+
+    #[test]
+    fn a_payload_lacking_only_closing_parentheses_still_has_a_tree() {
+        let text = "book(a,b); begin(x";
+        let parse = parse_payload(text, 10);
+        assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
+        assert_eq!(parse.errors[0].span, 10 + text.len()..10 + text.len());
+        let payload = parse.payload.expect("a tree");
+        let names: Vec<&str> = payload.actions.iter().map(|call| call.name.text).collect();
+        assert_eq!(names, ["book", "begin"]);
+        assert!(payload
+            .actions
+            .iter()
+            .all(|call| call.span.end <= 10 + text.len()));
+        // more than parentheses missing: no tree is made up
+        assert!(parse_payload("if x>1 then start(a,", 0).payload.is_none());
     }
 
     #[test]
