@@ -286,12 +286,23 @@ async fn language_id_or_file_name_selects_documents_and_close_clears() {
         published(&diagnostics),
         expected(text, FileKind::SilpJsonl, true)
     );
+    // A Markdown page: its payload fences, positions in the page.
+    let page = "# Notes \u{1F600}\n\n```silp\nbegin(hike)\n```\n";
+    client
+        .open("file:///work/notes.md", "markdown", 1, page)
+        .await;
+    let diagnostics = client.diagnostics("file:///work/notes.md", Some(1)).await;
+    assert_eq!(
+        published(&diagnostics),
+        expected(page, FileKind::Markdown, true)
+    );
+    assert_eq!(published(&diagnostics).len(), 1);
     // Not a SILP document: logged, not linted.
     client
-        .open("file:///work/notes.md", "markdown", 1, "# hi")
+        .open("file:///work/notes.txt", "plaintext", 1, "# hi")
         .await;
     client
-        .log_containing("not linting file:///work/notes.md")
+        .log_containing("not linting file:///work/notes.txt")
         .await;
     client
         .notify(

@@ -93,27 +93,14 @@ pub fn apply_changes(
     current
 }
 
-/// The kind of a document from its language id, else from its URI's file name. Only
-/// the kinds the server lints (`.silp`, `.slip`, `.silp.json`, `.silp.jsonl`,
-/// `.nlip.json`) count; Markdown pages are left to Markdown tools.
+/// The kind of a document from its language id, else from its URI's file name:
+/// every kind `check` lints, Markdown pages included (their payload fences, and
+/// invisible characters anywhere).
 pub fn document_kind(language_id: &str, uri: &str) -> Option<FileKind> {
-    let supported = |kind: FileKind| {
-        matches!(
-            kind,
-            FileKind::Silp
-                | FileKind::Slip
-                | FileKind::SilpJson
-                | FileKind::SilpJsonl
-                | FileKind::Nlip
-        )
-        .then_some(kind)
-    };
-    FileKind::from_language_id(language_id)
-        .and_then(supported)
-        .or_else(|| {
-            let path = uri.split(['?', '#']).next().unwrap_or(uri);
-            FileKind::from_path(path).and_then(supported)
-        })
+    FileKind::from_language_id(language_id).or_else(|| {
+        let path = uri.split(['?', '#']).next().unwrap_or(uri);
+        FileKind::from_path(path)
+    })
 }
 
 #[cfg(test)]
@@ -171,7 +158,14 @@ mod tests {
             document_kind("json", "file:///a/m.nlip.json"),
             Some(FileKind::Nlip)
         );
-        assert_eq!(document_kind("markdown", "file:///a/README.md"), None);
+        assert_eq!(
+            document_kind("markdown", "file:///a/README.md"),
+            Some(FileKind::Markdown)
+        );
+        assert_eq!(
+            document_kind("plaintext", "file:///a/notes.md"),
+            Some(FileKind::Markdown)
+        );
         assert_eq!(document_kind("plaintext", "file:///a/x.txt"), None);
     }
 }
