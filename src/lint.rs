@@ -8,7 +8,7 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
-use crate::syntax::json::{parse_json, parse_json_recovering, JsonNode, JsonValue};
+use crate::syntax::json::{is_verbatim, parse_json, parse_json_recovering, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
 use crate::syntax::suppression::{self, Suppression};
 use crate::syntax::{code, markdown, nlip, ping, slip, SyntaxError};
@@ -66,15 +66,7 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
         let index = crate::source::LineIndex::new(text);
         req_ids
             .into_iter()
-            .map(|(value, span)| {
-                let at = index.location(text, span.start);
-                ReqIdFact {
-                    value,
-                    span,
-                    line: at.line,
-                    column: at.column,
-                }
-            })
+            .map(|(value, span)| ReqIdFact::new(value, span, text, &index))
             .collect()
     };
     sort_and_dedup(&mut diagnostics);
@@ -409,7 +401,13 @@ impl<'a> Linter<'_, 'a> {
     /// into the string's bytes, so they cover the whole string and carry no fix.
     fn escaped_payload(&mut self, kind: FileKind, decoded: &str, string: Span) {
         let inner = lint_text(decoded, kind, self.ctx.settings());
-        for mut diagnostic in inner.diagnostics {
+        self.cover_string(inner.diagnostics, &string);
+    }
+
+    /// Keeps diagnostics found in a string's decoded text, moved to cover the whole
+    /// string: its bytes differ from the decoded ones, so no finer place or fix holds.
+    fn cover_string(&mut self, diagnostics: Vec<Diagnostic>, string: &Span) {
+        for mut diagnostic in diagnostics {
             diagnostic.span = string.clone();
             diagnostic.fix = None;
             diagnostic.related.clear();
@@ -438,8 +436,7 @@ impl<'a> Linter<'_, 'a> {
     }
 
     fn escaped_string(&mut self, decoded: &str, string: &Span) {
-        let written_verbatim = string.len() == decoded.len() + 2;
-        if written_verbatim || decoded.is_ascii() {
+        if is_verbatim(decoded, string) || decoded.is_ascii() {
             return;
         }
         // A space first, so a leading U+FEFF is not taken for a byte-order mark.
@@ -448,12 +445,7 @@ impl<'a> Linter<'_, 'a> {
         for rule in self.rules {
             rule.check_text(&mut inner, 1..text.len());
         }
-        for mut diagnostic in inner.into_diagnostics() {
-            diagnostic.span = string.clone();
-            diagnostic.fix = None;
-            diagnostic.related.clear();
-            self.ctx.push(diagnostic);
-        }
+        self.cover_string(inner.into_diagnostics(), string);
     }
 
     fn json_payload(&mut self, object: &JsonNode) {

@@ -191,15 +191,7 @@ fn window_relint(
     // Lines and columns move with the edit: take them from the new text.
     let req_ids = req_ids
         .into_iter()
-        .map(|(value, span)| {
-            let at = index.location(new, span.start);
-            ReqIdFact {
-                value,
-                span,
-                line: at.line,
-                column: at.column,
-            }
-        })
+        .map(|(value, span)| ReqIdFact::new(value, span, new, index))
         .collect();
     Some(FileLint {
         diagnostics,

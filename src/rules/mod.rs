@@ -298,6 +298,19 @@ pub struct ReqIdFact {
     pub column: usize,
 }
 
+impl ReqIdFact {
+    /// The fact for `value` written at `span` of `text`, whose lines `index` holds.
+    pub fn new(value: String, span: Span, text: &str, index: &crate::source::LineIndex) -> Self {
+        let at = index.location(text, span.start);
+        ReqIdFact {
+            value,
+            span,
+            line: at.line,
+            column: at.column,
+        }
+    }
+}
+
 /// A `req_id` of one file of a run, for the cross-file duplicate check.
 #[derive(Clone, Copy, Debug)]
 pub struct ReqIdUse<'a> {

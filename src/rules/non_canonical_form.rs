@@ -5,6 +5,7 @@ use crate::format::{
 };
 use crate::source::Span;
 use crate::syntax::code::Payload;
+use crate::syntax::lines::leading_spaces;
 use crate::syntax::slip::Message;
 
 declare_rule! {
@@ -92,12 +93,7 @@ impl Rule for NonCanonicalForm {
 /// (a Markdown fence's), which is not the payload's to lose.
 fn payload_line(ctx: &Context, at: usize) -> Span {
     let line = line_around(ctx.text(), at);
-    let indent = ctx
-        .slice(&line)
-        .bytes()
-        .take(ctx.region_indent())
-        .take_while(|b| *b == b' ')
-        .count();
+    let indent = leading_spaces(ctx.slice(&line), ctx.region_indent());
     line.start + indent..line.end
 }
 

@@ -52,8 +52,15 @@ impl JsonMember {
     /// Whether the key was written without escapes, so its decoded bytes are the
     /// bytes of the file (every JSON escape is longer than what it decodes to).
     pub fn key_is_verbatim(&self) -> bool {
-        self.key_span.len() == self.key.len() + 2
+        is_verbatim(&self.key, &self.key_span)
     }
+}
+
+/// Whether the string `decoded`, written at `span` (quotes included), was written
+/// without escapes, so its decoded bytes are the file's: every JSON escape is longer
+/// than what it decodes to.
+pub fn is_verbatim(decoded: &str, span: &Span) -> bool {
+    span.len() == decoded.len() + 2
 }
 
 /// The result of parsing one JSON text: the value when it parsed, and the errors.

@@ -20,12 +20,7 @@ impl Line<'_> {
     /// The line without up to `indent` leading spaces: how the lines of a Markdown
     /// fence indented by `indent` read (CommonMark).
     pub fn dedent(self, indent: usize) -> Self {
-        let strip = self
-            .text
-            .bytes()
-            .take(indent)
-            .take_while(|b| *b == b' ')
-            .count();
+        let strip = leading_spaces(self.text, indent);
         Line {
             text: &self.text[strip..],
             start: self.start + strip,
@@ -38,6 +33,15 @@ impl Line<'_> {
         let trimmed = self.text.trim_start();
         trimmed.is_empty() || trimmed.starts_with('#')
     }
+}
+
+/// How many of the first `at_most` bytes of `text` are spaces before anything else:
+/// the part of a Markdown fence's indentation that a line holds.
+pub fn leading_spaces(text: &str, at_most: usize) -> usize {
+    text.bytes()
+        .take(at_most)
+        .take_while(|b| *b == b' ')
+        .count()
 }
 
 /// The lines of `text` (which starts at byte `base` of its file), split at `\n`,
