@@ -9,6 +9,29 @@ use crate::syntax::json::{JsonNode, JsonValue};
 /// The root keys that make an object an IR document.
 pub const IR_DOCUMENT_KEYS: [&str; 4] = ["silp", "version", "entities", "meta"];
 
+/// The fields the IR gives a meaning to, per object; others are kept as extras.
+pub const ROOT_FIELDS: [&str; 7] = [
+    "silp",
+    "version",
+    "intent",
+    "entities",
+    "constraints",
+    "alternatives",
+    "meta",
+];
+pub const META_FIELDS: [&str; 7] = [
+    "req_id",
+    "session_id",
+    "priority",
+    "confidence",
+    "seq",
+    "out",
+    "next_agent",
+];
+pub const ENTITY_FIELDS: [&str; 3] = ["id", "value", "action"];
+pub const CONSTRAINT_FIELDS: [&str; 5] = ["type", "value", "time", "subject", "operator"];
+pub const ALTERNATIVE_FIELDS: [&str; 3] = ["action", "target", "location"];
+
 /// The prefix of a JSON-frontend key holding a secondary action's values.
 pub const ACTION_KEY_PREFIX: &str = "action_";
 
@@ -49,7 +72,7 @@ fn decode_document(object: &JsonNode) -> Ir {
             value: text_or_empty(node, "value"),
             action: text(node, "action"),
             span: node.span.clone(),
-            extra: extras(node, &["id", "value", "action"]),
+            extra: extras(node, &ENTITY_FIELDS),
         });
     }
     ir.constraints = constraints(object);
@@ -70,18 +93,7 @@ fn decode_document(object: &JsonNode) -> Ir {
             out: text(meta, "out"),
             next_agent: text(meta, "next_agent"),
             span: Some(meta.span.clone()),
-            extra: extras(
-                meta,
-                &[
-                    "req_id",
-                    "session_id",
-                    "priority",
-                    "confidence",
-                    "seq",
-                    "out",
-                    "next_agent",
-                ],
-            ),
+            extra: extras(meta, &META_FIELDS),
         };
     }
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
@@ -165,7 +177,7 @@ fn constraints(object: &JsonNode) -> Vec<Constraint> {
             subject: text(node, "subject"),
             operator: text(node, "operator"),
             span: node.span.clone(),
-            extra: extras(node, &["type", "value", "time", "subject", "operator"]),
+            extra: extras(node, &CONSTRAINT_FIELDS),
         })
         .collect()
 }
@@ -177,7 +189,7 @@ fn alternatives(object: &JsonNode) -> Vec<Alternative> {
             target: text(node, "target"),
             location: text(node, "location"),
             span: node.span.clone(),
-            extra: extras(node, &["action", "target", "location"]),
+            extra: extras(node, &ALTERNATIVE_FIELDS),
         })
         .collect()
 }

@@ -3,6 +3,9 @@
 //! a call may start, inside which JSON string or object the cursor is, how many SLIP
 //! fields precede it.
 
+use crate::ir::from_json::{
+    ALTERNATIVE_FIELDS, CONSTRAINT_FIELDS, ENTITY_FIELDS, META_FIELDS, ROOT_FIELDS,
+};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::vocabulary;
@@ -196,27 +199,11 @@ fn slip(before: &str, offset: usize, settings: &Settings) -> Vec<Item> {
 fn keys_for(path: &[String]) -> &'static [&'static str] {
     let path: Vec<&str> = path.iter().map(String::as_str).collect();
     match path.as_slice() {
-        [] => &[
-            "silp",
-            "version",
-            "intent",
-            "entities",
-            "constraints",
-            "alternatives",
-            "meta",
-        ],
-        ["meta"] => &[
-            "req_id",
-            "session_id",
-            "priority",
-            "confidence",
-            "seq",
-            "out",
-            "next_agent",
-        ],
-        ["entities[]"] => &["id", "value", "action"],
-        ["constraints[]"] => &["type", "value", "time", "subject", "operator"],
-        ["alternatives[]"] => &["action", "target", "location"],
+        [] => &ROOT_FIELDS,
+        ["meta"] => &META_FIELDS,
+        ["entities[]"] => &ENTITY_FIELDS,
+        ["constraints[]"] => &CONSTRAINT_FIELDS,
+        ["alternatives[]"] => &ALTERNATIVE_FIELDS,
         _ => &[],
     }
 }
