@@ -21,8 +21,8 @@ use crate::lint::split_trailing_comment;
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Payload};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
-use crate::syntax::lines::lines;
-use crate::syntax::{markdown, ping};
+use crate::syntax::ping;
+use crate::syntax::region::{regions, Region};
 
 /// What `convert` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -114,31 +114,27 @@ pub fn decode_file(
     kind: FileKind,
     req_id_length: usize,
 ) -> Result<Vec<Ir>, ConvertError> {
-    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let mut irs = Vec::new();
-    if kind == FileKind::Markdown {
-        for fence in markdown::fences(text) {
-            if matches!(fence.kind, FileKind::Silp | FileKind::SilpJson) {
-                decode_region(text, fence.kind, fence.content, req_id_length, &mut irs)?;
-            }
+    for region in regions(text, kind) {
+        // A Markdown page's `slip` fences carry no SILP meaning to convert.
+        if kind != FileKind::Markdown || matches!(region.kind, FileKind::Silp | FileKind::SilpJson)
+        {
+            decode_region(text, &region, req_id_length, &mut irs)?;
         }
-    } else {
-        decode_region(text, kind, start..text.len(), req_id_length, &mut irs)?;
     }
     Ok(irs)
 }
 
 fn decode_region(
     text: &str,
-    kind: FileKind,
-    span: Span,
+    region: &Region,
     req_id_length: usize,
     irs: &mut Vec<Ir>,
 ) -> Result<(), ConvertError> {
-    let region = &text[span.clone()];
+    let kind = region.kind;
     match kind {
         FileKind::Silp => {
-            for line in lines(region, span.start) {
+            for line in region.lines() {
                 if line.is_blank_or_comment() {
                     continue;
                 }
@@ -149,7 +145,7 @@ fn decode_region(
             }
         }
         FileKind::SilpJson => {
-            let root = parse_one(region, span.start)?;
+            let root = parse_one(&region.text(), region.span.start)?;
             match &root.value {
                 JsonValue::Array(items) => {
                     for item in items {
@@ -160,7 +156,7 @@ fn decode_region(
             }
         }
         FileKind::SilpJsonl => {
-            for line in lines(region, span.start) {
+            for line in region.lines() {
                 if !line.text.trim().is_empty() {
                     let root = parse_one(line.text, line.start)?;
                     irs.push(decode_json(text, &root, req_id_length)?);
@@ -174,7 +170,7 @@ fn decode_region(
                 "an NLIP file holds an envelope"
             };
             return Err(ConvertError::new(
-                span.start..span.start,
+                region.span.start..region.span.start,
                 format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
             ));
         }

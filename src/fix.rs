@@ -21,8 +21,8 @@ use crate::run::CheckOptions;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
-use crate::syntax::lines::lines;
-use crate::syntax::{code, markdown, ping, slip};
+use crate::syntax::region::{regions, Region};
+use crate::syntax::{code, ping, slip};
 use std::collections::BTreeMap;
 
 /// The most lint-and-fix rounds one file gets.
@@ -182,28 +182,16 @@ pub struct PayloadMeaning {
 /// The meaning of every payload of a file of `kind`, in file order.
 pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
     let mut out = Vec::new();
-    let body_start = if text.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    };
-    if kind == FileKind::Markdown {
-        for fence in markdown::fences(text) {
-            meanings_in(text, fence.kind, fence.content, &mut out);
-        }
-    } else {
-        meanings_in(text, kind, body_start..text.len(), &mut out);
+    for region in regions(text, kind) {
+        meanings_in(&region, &mut out);
     }
     out
 }
 
-fn meanings_in(text: &str, kind: FileKind, span: Span, out: &mut Vec<PayloadMeaning>) {
-    let Some(region) = text.get(span.clone()) else {
-        return;
-    };
-    match kind {
+fn meanings_in(region: &Region, out: &mut Vec<PayloadMeaning>) {
+    match region.kind {
         FileKind::Silp => {
-            for line in lines(region, span.start) {
+            for line in region.lines() {
                 if line.is_blank_or_comment() {
                     continue;
                 }
@@ -223,7 +211,7 @@ fn meanings_in(text: &str, kind: FileKind, span: Span, out: &mut Vec<PayloadMean
             }
         }
         FileKind::Slip => {
-            for line in lines(region, span.start) {
+            for line in region.lines() {
                 if line.is_blank_or_comment() {
                     continue;
                 }
@@ -250,15 +238,15 @@ fn meanings_in(text: &str, kind: FileKind, span: Span, out: &mut Vec<PayloadMean
                 });
             }
         }
-        FileKind::SilpJson => json_meanings(region, span.start, true, out),
+        FileKind::SilpJson => json_meanings(&region.text(), region.span.start, true, out),
         FileKind::SilpJsonl => {
-            for line in lines(region, span.start) {
+            for line in region.lines() {
                 if !line.text.trim().is_empty() {
                     json_meanings(line.text, line.start, false, out);
                 }
             }
         }
-        FileKind::Nlip => nlip_meanings(region, span, out),
+        FileKind::Nlip => nlip_meanings(&region.text(), region.span.clone(), out),
         FileKind::Markdown => {}
     }
 }
@@ -278,6 +266,8 @@ fn nlip_meanings(text: &str, span: Span, out: &mut Vec<PayloadMeaning>) {
     let carried: Vec<(FileKind, &JsonNode)> = crate::syntax::nlip::messages(&root)
         .into_iter()
         .filter_map(crate::syntax::nlip::carried_payload)
+        // A carried object is part of the envelope's own JSON meaning.
+        .filter(|(_, node)| node.as_str().is_some())
         .collect();
     let spans: Vec<&Span> = carried.iter().map(|(_, node)| &node.span).collect();
     out.push(PayloadMeaning {

@@ -27,9 +27,9 @@ use crate::diagnostics::Edit;
 use crate::lint::split_trailing_comment;
 use crate::source::{floor_char_boundary, FileKind, Span};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
-use crate::syntax::lines::lines;
+use crate::syntax::ping;
+use crate::syntax::region::regions;
 use crate::syntax::slip::{self, Message};
-use crate::syntax::{markdown, ping};
 
 /// The canonical text of a code payload's syntax tree.
 pub fn print_code(payload: &Payload) -> String {
@@ -303,38 +303,19 @@ pub fn line_around(text: &str, at: usize) -> Span {
 /// blocks of Markdown pages are formatted.
 pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
     let mut edits = Vec::new();
-    let body_start = if text.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    };
-    match kind {
-        FileKind::Markdown => {
-            for fence in markdown::fences(text) {
-                format_region(text, fence.kind, fence.content, fence.indent, &mut edits);
+    for region in regions(text, kind) {
+        let format_line: fn(&str) -> Option<String> = match region.kind {
+            FileKind::Silp => format_silp_line,
+            FileKind::Slip => format_slip_line,
+            _ => continue,
+        };
+        for line in region.lines() {
+            if let Some(formatted) = format_line(line.text) {
+                edits.push(minimal_edit(line.start, line.text, &formatted));
             }
         }
-        _ => format_region(text, kind, body_start..text.len(), 0, &mut edits),
     }
     edits
-}
-
-/// Formats the lines of `span`, leaving up to `indent` leading spaces of each (a
-/// Markdown fence's indentation) in place.
-fn format_region(text: &str, kind: FileKind, span: Span, indent: usize, edits: &mut Vec<Edit>) {
-    let format_line: fn(&str) -> Option<String> = match kind {
-        FileKind::Silp => format_silp_line,
-        FileKind::Slip => format_slip_line,
-        _ => return,
-    };
-    let Some(region) = text.get(span.clone()) else {
-        return;
-    };
-    for line in lines(region, span.start).map(|line| line.dedent(indent)) {
-        if let Some(formatted) = format_line(line.text) {
-            edits.push(minimal_edit(line.start, line.text, &formatted));
-        }
-    }
 }
 
 /// Whether `fmt` formats files of this kind.

@@ -9,9 +9,10 @@ use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::json::{is_verbatim, parse_json, parse_json_recovering, JsonNode, JsonValue};
-use crate::syntax::lines::lines;
+use crate::syntax::lines::Line;
+use crate::syntax::region::{self, Region};
 use crate::syntax::suppression::{self, Suppression};
-use crate::syntax::{code, markdown, nlip, ping, slip, SyntaxError};
+use crate::syntax::{code, nlip, ping, slip, SyntaxError};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
 #[derive(Debug, Default)]
@@ -34,28 +35,23 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
         req_ids: Vec::new(),
         suppressions: Vec::new(),
     };
-    // A byte-order mark is not part of any payload.
-    let body_start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let regions = region::regions(text, kind);
     if kind == FileKind::Markdown {
-        let fences = markdown::fences(text);
         let mut prose_start = 0;
-        for fence in &fences {
-            linter.prose(prose_start..fence.content.start);
-            prose_start = fence.content.end;
+        for region in &regions {
+            linter.prose(prose_start..region.span.start);
+            prose_start = region.span.end;
         }
         linter.prose(prose_start..text.len());
-        for fence in fences {
-            if !fence.closed {
-                linter.syntax_errors(&[SyntaxError::new(
-                    fence.opening.clone(),
-                    "this fenced block is never closed; expected a closing fence before the end of the page",
-                )]);
-            }
-            linter.ctx.set_region_indent(fence.indent);
-            linter.region(fence.kind, fence.content);
+    }
+    for region in &regions {
+        if let Some(opening) = &region.unclosed_fence {
+            linter.syntax_errors(&[SyntaxError::new(
+                opening.clone(),
+                "this fenced block is never closed; expected a closing fence before the end of its container or the page",
+            )]);
         }
-    } else {
-        linter.region(kind, body_start..text.len());
+        linter.region(region);
     }
     linter.apply_suppressions();
     let Linter { ctx, req_ids, .. } = linter;
@@ -150,17 +146,22 @@ struct Linter<'r, 'a> {
 }
 
 impl<'a> Linter<'_, 'a> {
-    /// Lints the bytes `span` of the file as payloads of `kind`.
-    fn region(&mut self, kind: FileKind, span: Span) {
+    /// Lints one region's payloads.
+    fn region(&mut self, region: &Region<'a>) {
+        let span = region.span.clone();
         for rule in self.rules {
             rule.check_text(&mut self.ctx, span.clone());
         }
-        let text: &'a str = self.ctx.text();
-        let region = &text[span.clone()];
-        match kind {
+        self.ctx.set_region_lines(
+            region
+                .fence_lines()
+                .map(<[Span]>::to_vec)
+                .unwrap_or_default(),
+        );
+        match region.kind {
             FileKind::Silp => {
                 let mut pending = Vec::new();
-                for line in lines(region, span.start) {
+                for line in region.lines() {
                     if self.comment_line(&line, &mut pending) {
                         continue;
                     }
@@ -195,7 +196,7 @@ impl<'a> Linter<'_, 'a> {
             }
             FileKind::Slip => {
                 let mut pending = Vec::new();
-                for line in lines(region, span.start) {
+                for line in region.lines() {
                     if self.comment_line(&line, &mut pending) {
                         continue;
                     }
@@ -209,15 +210,15 @@ impl<'a> Linter<'_, 'a> {
                 }
                 self.suppressions.append(&mut pending);
             }
-            FileKind::SilpJson => self.json_document(region, span.start, true),
+            FileKind::SilpJson => self.json_document(&region.text(), span.start, true),
             FileKind::SilpJsonl => {
-                for line in lines(region, span.start) {
+                for line in region.lines() {
                     if !line.text.trim().is_empty() {
                         self.json_document(line.text, line.start, false);
                     }
                 }
             }
-            FileKind::Nlip => self.nlip_message(region, span.start),
+            FileKind::Nlip => self.nlip_message(&region.text(), span.start),
             FileKind::Markdown => {}
         }
     }
@@ -234,11 +235,7 @@ impl<'a> Linter<'_, 'a> {
     /// Handles a blank or comment line of a line-oriented region: a suppression
     /// comment waits in `pending` for the next payload line, which it then covers.
     /// Returns whether the line holds no payload.
-    fn comment_line(
-        &mut self,
-        line: &crate::syntax::lines::Line,
-        pending: &mut Vec<Suppression>,
-    ) -> bool {
+    fn comment_line(&mut self, line: &Line, pending: &mut Vec<Suppression>) -> bool {
         let trimmed = line.text.trim_start();
         if trimmed.is_empty() {
             // A blank line ends what a suppression may cover: it covers nothing.
@@ -261,9 +258,16 @@ impl<'a> Linter<'_, 'a> {
                 Some([b'\n', _]) | Some([b'\r', _]) => 1,
                 _ => usize::from(end < text.len()),
             };
+            // The whole line goes, with a fence's container prefix (`> `) but not a
+            // byte-order mark.
+            let bytes = text.as_bytes();
+            let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line.start])
+                .map(|i| i + 1)
+                .filter(|&i| bytes[i..line.start].iter().all(|b| b" \t>".contains(b)))
+                .unwrap_or(line.start);
             pending.push(Suppression {
                 comment: hash..line.start + line.text.trim_end().len(),
-                removal: line.start..end,
+                removal: line_start..end,
                 codes,
                 target: line.start..line.start,
             });
@@ -344,7 +348,7 @@ impl<'a> Linter<'_, 'a> {
             return;
         };
         if memchr::memchr(b'\\', text.as_bytes()).is_some() {
-            self.escaped_strings(&root);
+            self.escaped_strings(&root, &[]);
         }
         match &root.value {
             JsonValue::Object(_) => self.json_payload(&root),
@@ -382,18 +386,26 @@ impl<'a> Linter<'_, 'a> {
         for rule in self.rules {
             rule.check_nlip(&mut self.ctx, &root);
         }
+        let mut carried_strings = Vec::new();
         for message in nlip::messages(&root) {
             let Some((kind, content)) = nlip::carried_payload(message) else {
                 continue;
             };
-            let decoded = content.as_str().unwrap_or_default();
+            let Some(decoded) = content.as_str() else {
+                self.json_payload(content);
+                continue;
+            };
+            carried_strings.push(content.span.clone());
             let inner = content.span.start + 1..content.span.end - 1;
             if self.ctx.slice(&inner) == decoded {
                 // Written without escapes: the payload's bytes are the file's.
-                self.region(kind, inner);
+                self.region(&Region::within(self.ctx.text(), kind, inner));
             } else {
                 self.escaped_payload(kind, decoded, content.span.clone());
             }
+        }
+        if memchr::memchr(b'\\', text.as_bytes()).is_some() {
+            self.escaped_strings(&root, &carried_strings);
         }
     }
 
@@ -418,10 +430,12 @@ impl<'a> Linter<'_, 'a> {
     /// JSON strings written with escapes (`"P\u0430ris"`, `"\u200b"`): the raw-text
     /// rules see the characters a receiver reads. Their diagnostics cover the whole
     /// string and carry no fix, as for an escaped NLIP payload.
-    fn escaped_strings(&mut self, root: &JsonNode) {
+    /// Strings at `skip` are payloads linted on their own.
+    fn escaped_strings(&mut self, root: &JsonNode, skip: &[Span]) {
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
             match &node.value {
+                JsonValue::String(_) if skip.contains(&node.span) => {}
                 JsonValue::String(decoded) => self.escaped_string(decoded, &node.span),
                 JsonValue::Object(members) => {
                     for member in members {

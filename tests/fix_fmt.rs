@@ -717,3 +717,10 @@ fn fmt_and_fix_skip_what_the_configuration_excludes() {
         "start(b)\n"
     );
 }
+
+#[test]
+fn removing_an_unused_suppression_on_the_first_line_keeps_the_byte_order_mark() {
+    let text = "\u{feff}# silp-lint: ignore[SL101]\r\ncancel(x)\r\n";
+    let fixed = fix_text(text, FileKind::Silp, &Settings::default(), false).unwrap();
+    assert_eq!(visible(&fixed.text), "<BOM>cancel(x)<CRLF>\n");
+}

@@ -401,3 +401,52 @@ fn a_missing_or_mistyped_required_field_is_reported_once_by_the_schema_rule() {
         lint(text, FileKind::SilpJsonl)
     );
 }
+
+/// `(code, covered text)` of each diagnostic.
+fn codes_and_covered(text: &str, kind: FileKind) -> Vec<(&'static str, String)> {
+    found(text, kind)
+        .into_iter()
+        .map(|(code, covered, _)| (code, covered))
+        .collect()
+}
+
+#[test]
+fn escaped_invisible_characters_in_nlip_text_are_reported_once() {
+    // The receiver reads U+202E and U+200B wherever the envelope holds them.
+    let text = r#"{"format":"text","subformat":"english","content":"pay \u202eevil","label":"a\u200bb","submessages":[{"format":"text","subformat":"silp","content":"start(x\u200by)"}]}"#;
+    assert_eq!(
+        codes_and_covered(text, FileKind::Nlip),
+        [
+            ("SL203", r#""pay \u202eevil""#.to_string()),
+            ("SL201", r#""a\u200bb""#.to_string()),
+            ("SL201", r#""start(x\u200by)""#.to_string()),
+        ]
+    );
+}
+
+#[test]
+fn an_ir_object_carried_with_subformat_silp_is_linted_as_one() {
+    let text = "{\"format\":\"structured\",\"subformat\":\"silp\",\n \"content\":{\"intent\":\"!BEGIN\",\"meta\":{\"req_id\":\"ZZ\"}}}";
+    assert_eq!(
+        codes_and_covered(text, FileKind::Nlip),
+        [
+            ("SL101", "\"!BEGIN\"".to_string()),
+            ("SL301", "\"ZZ\"".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_mis_cased_nlip_key_is_renamed_only_when_that_makes_no_duplicate() {
+    let sl702 = |text: &str| {
+        lint(text, FileKind::Nlip)
+            .into_iter()
+            .find(|d| d.code() == "SL702")
+            .expect("SL702")
+    };
+    let text = r#"{"Format":"text","subformat":"english","content":"hi"}"#;
+    assert_eq!(apply(text, &sl702(text)), text.replace("Format", "format"));
+    // Renaming `Format` here would add a second `format`, and the last one wins.
+    let text = r#"{"format":"text","Format":"binary","subformat":"english","content":"hi"}"#;
+    assert!(sl702(text).fix.is_none());
+}

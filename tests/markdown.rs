@@ -88,3 +88,58 @@ fn invisible_and_bidi_characters_are_reported_in_prose_too() {
         ]
     );
 }
+
+/// A page after `fmt`, then after `--fix` of what remains (safe fixes).
+fn formatted_and_fixed(page: &str) -> (String, String) {
+    let formatted = silp_lint::format::format_text(page, FileKind::Markdown);
+    let fixed =
+        silp_lint::fix::fix_text(page, FileKind::Markdown, &Settings::default(), false).unwrap();
+    (formatted, fixed.text)
+}
+
+#[test]
+fn fences_deep_in_list_items_and_on_the_marker_line_are_linted() {
+    // CommonMark: a fence may sit up to three columns past its item's content
+    // column (four spaces under `1.` is common), or open on the marker line.
+    let page = "1. item\n\n    ```silp\n    begin(x)\n    ```\n\n- a\n  - b\n\n    ```silp\n    begin(y)\n    ```\n\n- ```slip\n  SLIP v1 a b Bogus\n  ```\n";
+    assert_eq!(
+        found(page),
+        [
+            ("SL101", "begin".to_string()),
+            ("SL101", "begin".to_string()),
+            ("SL601", "Bogus".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn fences_in_block_quotes_are_linted_formatted_and_fixed_without_touching_the_quote() {
+    let page = "> Example:\n>\n> ```silp\n> start(x) ;begin(y)\n> # silp-lint: ignore[SL302]\n> cancel(z)\n> ```\n>\n> ```silp-json\n> {\"intent\": \"!CANCEL\",\n>  \"meta\": {\"req_id\": \"ab12\"}}\n> ```\n";
+    assert_eq!(
+        found(page),
+        [
+            ("SL504", "start(x) ;begin(y)".to_string()),
+            ("SL101", "begin".to_string()),
+            ("SL801", "# silp-lint: ignore[SL302]".to_string()),
+            ("SL302", "\"ab12\"".to_string()),
+        ]
+    );
+    let (formatted, fixed) = formatted_and_fixed(page);
+    assert_eq!(
+        formatted,
+        page.replace("start(x) ;begin(y)", "start(x); begin(y)")
+    );
+    // The unused suppression goes with its `> ` prefix; the quote stays whole.
+    assert_eq!(
+        fixed,
+        page.replace("start(x) ;begin(y)", "start(x); begin(y)")
+            .replace("> # silp-lint: ignore[SL302]\n", "")
+    );
+}
+
+#[test]
+fn fences_that_commonmark_does_not_see_are_not_linted() {
+    // Inside raw HTML, and with a backtick in a backtick fence's info string.
+    let page = "<div>\n```silp\nbegin(x)\n```\n</div>\n\n```silp `x`\nbegin(y)\n```\n";
+    assert_eq!(found(page), []);
+}

@@ -1,11 +1,12 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
-use crate::syntax::code::Payload;
+use crate::syntax::code::{Constraint, Payload, Word};
 
 declare_rule! {
     /// ## What it does
     /// Reports a code-frontend function name that is not lower case, such as
-    /// `Cancel(flight)` or `START(hike)`.
+    /// `Cancel(flight)` or `START(hike)`, and likewise a condition's predicate name
+    /// (`if Loc(me,Beijing): ...`).
     ///
     /// ## Why is this bad?
     /// The code frontend's function names are the lower-cased verbs (`!CANCEL` ->
@@ -23,7 +24,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Lower-casing the name (safe).
+    /// Lower-casing the name: safe for a call, whose verb is the same either way;
+    /// unsafe for a predicate, whose name is the constraint's `type` and so changes.
     pub struct FunctionNameCase {
         code: "SL104",
         name: "function-name-case",
@@ -44,20 +46,34 @@ impl Rule for FunctionNameCase {
                 .flat_map(|b| b.alternatives.iter()),
         );
         for call in calls {
-            let name = call.name.text;
-            let lower = name.to_lowercase();
-            if lower == name {
-                continue;
-            }
-            ctx.report(
-                &Self::META,
-                call.name.span(),
-                format!("function name `{name}` is not lower case"),
-            )
-            .fix(Fix::safe(
-                format!("Lower-case to `{lower}`"),
-                vec![Edit::replace(call.name.span(), lower)],
-            ));
+            report(ctx, &call.name, Fix::safe);
+        }
+        let predicates = payload
+            .condition
+            .iter()
+            .flat_map(|condition| condition.constraints.iter())
+            .filter_map(|constraint| match constraint {
+                Constraint::Predicate { name, .. } => Some(name),
+                Constraint::Negation { .. } | Constraint::Comparison { .. } => None,
+            });
+        for name in predicates {
+            report(ctx, name, Fix::unsafe_);
         }
     }
+}
+
+fn report(ctx: &mut Context, name: &Word, fix: fn(String, Vec<Edit>) -> Fix) {
+    let lower = name.text.to_lowercase();
+    if lower == name.text {
+        return;
+    }
+    ctx.report(
+        &FunctionNameCase::META,
+        name.span(),
+        format!("function name `{}` is not lower case", name.text),
+    )
+    .fix(fix(
+        format!("Lower-case to `{lower}`"),
+        vec![Edit::replace(name.span(), lower)],
+    ));
 }

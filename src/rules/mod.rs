@@ -158,9 +158,9 @@ pub struct Context<'a> {
     text: &'a str,
     settings: &'a Settings,
     diagnostics: Vec<Diagnostic>,
-    /// Spaces before each line of the region being linted that belong to its
-    /// container, not its payloads: a Markdown fence's indentation.
-    region_indent: usize,
+    /// The lines of the Markdown fence being linted, without their container's
+    /// prefix (`> `, indentation); empty in a payload file, whose lines are whole.
+    region_lines: Vec<Span>,
 }
 
 impl<'a> Context<'a> {
@@ -169,18 +169,22 @@ impl<'a> Context<'a> {
             text,
             settings,
             diagnostics: Vec::new(),
-            region_indent: 0,
+            region_lines: Vec::new(),
         }
     }
 
-    /// Up to how many leading spaces of a line of the current region are its
-    /// container's indentation (a Markdown fence's), not part of the payload.
-    pub fn region_indent(&self) -> usize {
-        self.region_indent
+    /// The payload line holding byte `at`: in a Markdown fence without its
+    /// container's prefix, which is not the payload's to rewrite.
+    pub fn payload_line(&self, at: usize) -> Span {
+        let i = self.region_lines.partition_point(|line| line.start <= at);
+        match i.checked_sub(1).map(|i| &self.region_lines[i]) {
+            Some(line) if at <= line.end => line.clone(),
+            _ => crate::format::line_around(self.text, at),
+        }
     }
 
-    pub fn set_region_indent(&mut self, indent: usize) {
-        self.region_indent = indent;
+    pub fn set_region_lines(&mut self, lines: Vec<Span>) {
+        self.region_lines = lines;
     }
 
     /// The whole file's text; spans index into it.

@@ -33,7 +33,9 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Lower-casing the key (safe) when it is one of the envelope's keys.
+    /// Lower-casing the key (safe) when it is one of the envelope's keys and the
+    /// message does not already have the lower-case key (then one of the two must be
+    /// removed by hand).
     pub struct NlipKeyCase {
         code: "SL702",
         name: "nlip-key-case",
@@ -61,7 +63,9 @@ impl Rule for NlipKeyCase {
                         member.key
                     ),
                 );
-                if member.key_is_verbatim() {
+                // Renaming onto a key the message already has would make a duplicate
+                // whose last copy wins: the message would change meaning.
+                if member.key_is_verbatim() && message.get(&lower).is_none() {
                     reported.fix(Fix::safe(
                         format!("Rename to `{lower}`"),
                         vec![Edit::replace(

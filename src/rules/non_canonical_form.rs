@@ -1,11 +1,10 @@
 use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::Fix;
 use crate::format::{
-    canonical_code_line, format_silp_line, format_slip_line, line_around, minimal_edit, print_slip,
+    canonical_code_line, format_silp_line, format_slip_line, minimal_edit, print_slip,
 };
 use crate::source::Span;
 use crate::syntax::code::Payload;
-use crate::syntax::lines::leading_spaces;
 use crate::syntax::slip::Message;
 
 declare_rule! {
@@ -57,7 +56,7 @@ impl Rule for NonCanonicalForm {
         if !ctx.enabled(&Self::META) {
             return;
         }
-        let line = payload_line(ctx, payload.span.start);
+        let line = ctx.payload_line(payload.span.start);
         if !alone_on_line(ctx, &line, &payload.span, true) {
             return;
         }
@@ -75,7 +74,7 @@ impl Rule for NonCanonicalForm {
         if !ctx.enabled(&Self::META) {
             return;
         }
-        let line = payload_line(ctx, message.span.start);
+        let line = ctx.payload_line(message.span.start);
         if !alone_on_line(ctx, &line, &message.span, false) {
             return;
         }
@@ -87,14 +86,6 @@ impl Rule for NonCanonicalForm {
             report(ctx, message.span.clone(), line, &formatted);
         }
     }
-}
-
-/// The line holding byte `at`, without the indentation of the region's container
-/// (a Markdown fence's), which is not the payload's to lose.
-fn payload_line(ctx: &Context, at: usize) -> Span {
-    let line = line_around(ctx.text(), at);
-    let indent = leading_spaces(ctx.slice(&line), ctx.region_indent());
-    line.start + indent..line.end
 }
 
 /// Whether the payload at `span` is the only thing on its line (but for blanks and,

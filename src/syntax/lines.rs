@@ -17,31 +17,11 @@ impl Line<'_> {
         self.start..self.start + self.text.len()
     }
 
-    /// The line without up to `indent` leading spaces: how the lines of a Markdown
-    /// fence indented by `indent` read (CommonMark).
-    pub fn dedent(self, indent: usize) -> Self {
-        let strip = leading_spaces(self.text, indent);
-        Line {
-            text: &self.text[strip..],
-            start: self.start + strip,
-            number: self.number,
-        }
-    }
-
     /// Blank, or a comment: its first non-blank character is `#`.
     pub fn is_blank_or_comment(&self) -> bool {
         let trimmed = self.text.trim_start();
         trimmed.is_empty() || trimmed.starts_with('#')
     }
-}
-
-/// How many of the first `at_most` bytes of `text` are spaces before anything else:
-/// the part of a Markdown fence's indentation that a line holds.
-pub fn leading_spaces(text: &str, at_most: usize) -> usize {
-    text.bytes()
-        .take(at_most)
-        .take_while(|b| *b == b' ')
-        .count()
 }
 
 /// The lines of `text` (which starts at byte `base` of its file), split at `\n`,

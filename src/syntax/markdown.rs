@@ -1,5 +1,9 @@
 //! Markdown pages: the fenced blocks tagged `silp`, `slip` or `silp-json`, whose
-//! payloads are linted with positions in the page.
+//! payloads are linted with positions in the page. pulldown-cmark decides what is
+//! a fence (CommonMark: fences in list items and block quotes count, fences in raw
+//! HTML do not) and which bytes of each line belong to the block.
+
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 use crate::source::{FileKind, Span};
 use crate::syntax::lines::lines;
@@ -8,74 +12,100 @@ use crate::syntax::lines::lines;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     pub kind: FileKind,
-    /// The bytes between the opening and the closing fence lines.
+    /// The bytes between the opening fence line and the closing one (or the end of
+    /// the block), container prefixes (`> `, list indentation) included.
     pub content: Span,
+    /// Each content line's own bytes: without its container's prefix, the fence's
+    /// indentation (CommonMark strips it) or the line terminator.
+    pub lines: Vec<Span>,
     /// The opening fence line, for errors about the block itself.
     pub opening: Span,
-    /// Whether the block was closed before the end of the page.
+    /// Whether a closing fence ends the block (CommonMark also ends an unclosed
+    /// block at the end of its container or of the page).
     pub closed: bool,
-    /// The opening fence's indentation: up to this many leading spaces of each
-    /// content line are Markdown's, not the payload's (CommonMark).
-    pub indent: usize,
 }
 
-/// The payload fences of a Markdown page (``` or ~~~, three or more, any indent
-/// up to three spaces). Blocks with other tags are skipped.
+/// The payload fences of a Markdown page, in page order. Blocks with other tags
+/// are skipped.
 pub fn fences(text: &str) -> Vec<Fence> {
     let mut found = Vec::new();
-    let mut open: Option<(char, usize, Option<FileKind>, Span, usize, usize)> = None;
-    for line in lines(text, 0) {
-        let indent = line.text.len() - line.text.trim_start_matches(' ').len();
-        let body = &line.text[indent..];
-        let marker = body.chars().next().filter(|c| *c == '`' || *c == '~');
-        let run = marker.map_or(0, |m| body.len() - body.trim_start_matches(m).len());
-        let next_line_start =
-            line.start + line.text.len() + line_terminator_len(text, line.start + line.text.len());
-        match (&open, marker) {
-            (None, Some(m)) if indent <= 3 && run >= 3 => {
-                let info = body[run..].trim();
+    let mut open: Option<Fence> = None;
+    // The open fence's text, in the runs of contiguous bytes the parser gave.
+    let mut segments: Vec<Span> = Vec::new();
+    for (event, range) in Parser::new(text).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                 let tag = info
                     .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
                     .next()
                     .unwrap_or("");
                 let kind = match tag {
-                    "silp" => Some(FileKind::Silp),
-                    "slip" => Some(FileKind::Slip),
-                    "silp-json" => Some(FileKind::SilpJson),
-                    _ => None,
+                    "silp" => FileKind::Silp,
+                    "slip" => FileKind::Slip,
+                    "silp-json" => FileKind::SilpJson,
+                    _ => continue,
                 };
-                open = Some((m, run, kind, line.span(), next_line_start, indent));
+                let opening_end = line_end(text, range.start);
+                let content_start =
+                    (opening_end + terminator_len(text, opening_end)).min(range.end);
+                open = Some(Fence {
+                    kind,
+                    content: content_start..range.end,
+                    lines: Vec::new(),
+                    opening: range.start..opening_end,
+                    closed: false,
+                });
             }
-            (Some((m, len, kind, opening, content_start, fence_indent)), Some(c))
-                if c == *m && indent <= 3 && run >= *len && body[run..].trim().is_empty() =>
-            {
-                if let Some(kind) = kind {
-                    found.push(Fence {
-                        kind: *kind,
-                        content: *content_start..line.start.max(*content_start),
-                        opening: opening.clone(),
-                        closed: true,
-                        indent: *fence_indent,
-                    });
+            Event::Text(_) if open.is_some() => match segments.last_mut() {
+                // pulldown-cmark gives a CRLF line's text and its `\n` apart.
+                Some(last) if matches!(text.get(last.end..range.start), Some("" | "\r")) => {
+                    last.end = range.end
                 }
-                open = None;
+                _ => segments.push(range),
+            },
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some(mut fence) = open.take() {
+                    for segment in segments.drain(..) {
+                        let lines = lines(&text[segment.clone()], segment.start);
+                        fence
+                            .lines
+                            .extend(lines.filter(|l| l.start < segment.end).map(|l| l.span()));
+                    }
+                    let last_line_start = line_start(text, range.end);
+                    let closing = &text[last_line_start..range.end];
+                    let marker = text[range.start..].chars().next().unwrap_or('`');
+                    fence.closed =
+                        last_line_start > range.start && is_closing_fence(closing, marker);
+                    if fence.closed {
+                        fence.content.end = last_line_start.max(fence.content.start);
+                    }
+                    found.push(fence);
+                }
             }
             _ => {}
         }
     }
-    if let Some((_, _, Some(kind), opening, content_start, indent)) = open {
-        found.push(Fence {
-            kind,
-            content: content_start.min(text.len())..text.len(),
-            opening,
-            closed: false,
-            indent,
-        });
-    }
     found
 }
 
-fn line_terminator_len(text: &str, at: usize) -> usize {
+/// Whether a line (container prefix included) is a closing fence of `marker`s.
+fn is_closing_fence(line: &str, marker: char) -> bool {
+    let body = line.trim_start_matches([' ', '\t', '>']);
+    let run = body.len() - body.trim_start_matches(marker).len();
+    run >= 3 && body[run..].trim().is_empty()
+}
+
+/// Where the line holding byte `at` ends (before its terminator).
+fn line_end(text: &str, at: usize) -> usize {
+    memchr::memchr2(b'\n', b'\r', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i)
+}
+
+/// Where the line holding byte `at` starts.
+fn line_start(text: &str, at: usize) -> usize {
+    memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..at]).map_or(0, |i| i + 1)
+}
+
+fn terminator_len(text: &str, at: usize) -> usize {
     match text.as_bytes().get(at..at + 2) {
         Some(b"\r\n") => 2,
         Some([b'\n', _]) | Some([b'\r', _]) => 1,
@@ -87,6 +117,10 @@ fn line_terminator_len(text: &str, at: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn line_texts<'p>(page: &'p str, fence: &Fence) -> Vec<&'p str> {
+        fence.lines.iter().map(|s| &page[s.clone()]).collect()
+    }
+
     #[test]
     fn finds_tagged_fences_with_content_spans() {
         let page =
@@ -97,6 +131,38 @@ mod tests {
         assert!(found[0].closed);
         assert_eq!(found[1].kind, FileKind::Slip);
         assert_eq!(&page[found[1].content.clone()], "SLIP v1 a b MetaAck\n");
+        assert_eq!(line_texts(page, &found[1]), ["SLIP v1 a b MetaAck"]);
         assert!(!found[1].closed);
+    }
+
+    #[test]
+    fn fences_in_list_items_and_block_quotes_lose_their_container_prefix() {
+        let page = "1. item\n\n    ```silp\n    begin(x)\n      cancel(y)\n    ```\n";
+        let found = fences(page);
+        assert_eq!(line_texts(page, &found[0]), ["begin(x)", "  cancel(y)"]);
+        assert!(found[0].closed);
+
+        let page = "- ```slip\n  SLIP v1 a b MetaAck\n  ```\n";
+        assert_eq!(line_texts(page, &fences(page)[0]), ["SLIP v1 a b MetaAck"]);
+
+        let page = "> ```silp\r\n> begin(x)\r\n>\r\n> cancel(y)\r\n> ```\r\n";
+        let found = fences(page);
+        assert_eq!(line_texts(page, &found[0]), ["begin(x)", "", "cancel(y)"]);
+        assert!(found[0].closed);
+    }
+
+    #[test]
+    fn fences_that_commonmark_does_not_see_are_skipped() {
+        assert!(fences("<div>\n```silp\nbegin(x)\n```\n</div>\n").is_empty());
+        assert!(fences("```silp `x`\nbegin(x)\n```\n").is_empty());
+        assert!(fences("    ```silp\n    begin(x)\n    ```\n").is_empty());
+    }
+
+    #[test]
+    fn a_fence_ended_by_its_list_item_is_not_closed() {
+        let page = "* x\n\n  ```silp\n  cancel(a)\nbegin(x)\n";
+        let found = fences(page);
+        assert_eq!(line_texts(page, &found[0]), ["cancel(a)"]);
+        assert!(!found[0].closed);
     }
 }

@@ -8,6 +8,7 @@ pub mod lines;
 pub mod markdown;
 pub mod nlip;
 pub mod ping;
+pub mod region;
 pub mod slip;
 pub mod suppression;
 

@@ -26,16 +26,19 @@ pub fn messages(root: &JsonNode) -> Vec<&JsonNode> {
 }
 
 /// The payload a message carries, if any: a `content` string starting with
-/// `SLIP v` is a Slipstream message, one whose `subformat` is `silp` a
-/// code-frontend payload.
+/// `SLIP v` is a Slipstream message; with `subformat` `silp`, a `content` string is
+/// a code-frontend payload and a `content` object an IR or JSON-frontend one.
 pub fn carried_payload(message: &JsonNode) -> Option<(FileKind, &JsonNode)> {
     let content = message.get("content")?;
-    let text = content.as_str()?;
-    if text.trim_start().starts_with("SLIP v") {
-        return Some((FileKind::Slip, content));
+    let is_silp = || {
+        message
+            .get("subformat")
+            .and_then(JsonNode::as_str)
+            .is_some_and(|subformat| subformat.eq_ignore_ascii_case("silp"))
+    };
+    match content.as_str() {
+        Some(text) if text.trim_start().starts_with("SLIP v") => Some((FileKind::Slip, content)),
+        Some(_) => is_silp().then_some((FileKind::Silp, content)),
+        None => (content.is_object() && is_silp()).then_some((FileKind::SilpJson, content)),
     }
-    let subformat = message.get("subformat").and_then(JsonNode::as_str)?;
-    subformat
-        .eq_ignore_ascii_case("silp")
-        .then_some((FileKind::Silp, content))
 }

@@ -239,17 +239,12 @@ where
         )
 }
 
-/// The thread id of a payload token, as the reference decoder reads it: `thread`
-/// followed by an id that starts with a digit, `_` or `-` and holds only letters,
-/// digits, `_` and `-` (so `threads` and `threading` are ordinary words).
+/// The thread id of a payload token: what follows `thread` in the first token that
+/// starts with it (languages.md §5; `thread42` → `42`, and `thread` alone → ``).
+/// The reference decoder wants a digit, `_` or `-` after `thread`; the spec folder,
+/// which wins, does not.
 fn thread_id(text: &str) -> Option<&str> {
-    let id = text.strip_prefix("thread")?;
-    let first = id.chars().next()?;
-    let starts_right = first.is_numeric() || first == '_' || first == '-';
-    let rest_right = id
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-    (starts_right && rest_right).then_some(id)
+    text.strip_prefix("thread")
 }
 
 /// Parses one SLIP line; `text` starts at byte `base` of its file.
@@ -502,7 +497,7 @@ mod tests {
 
     #[test]
     fn the_first_thread_token_gives_the_thread_id() {
-        let line = "SLIP v1 worker manager InformProgress threads thread42 thread7 milestone3";
+        let line = "SLIP v1 worker manager InformProgress done thread42 thread7 milestone3";
         let parse = parse_message(line, 1000);
         let message = parse.message.unwrap();
         let thread = message.thread.as_ref().unwrap();
@@ -511,13 +506,13 @@ mod tests {
         assert_eq!(thread.span, at..at + 2);
         assert_eq!(message.thread_token, Some(1));
         let content: Vec<&str> = message.content().map(|p| p.text).collect();
-        assert_eq!(content, ["threads", "thread7", "milestone3"]);
+        assert_eq!(content, ["done", "thread7", "milestone3"]);
 
         for (line, id) in [
             ("SLIP v1 a b MetaAck thread_abc", Some("_abc")),
             ("SLIP v1 a b MetaAck thread-task", Some("-task")),
-            ("SLIP v1 a b MetaAck thread", None),
-            ("SLIP v1 a b MetaAck threading", None),
+            ("SLIP v1 a b MetaAck thread", Some("")),
+            ("SLIP v1 a b MetaAck threading", Some("ing")),
             (r#"SLIP v1 a b MetaAck "thread42""#, None),
         ] {
             let message = parse_message(line, 0).message.unwrap();
