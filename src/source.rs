@@ -131,11 +131,15 @@ impl LineIndex {
         let offset = floor_char_boundary(text, offset);
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let column = if self.ascii {
+        let mut column = if self.ascii {
             offset - start
         } else {
             text[start..offset].chars().count()
         };
+        // Editors hide a byte-order mark: line 1's columns start after it.
+        if line == 0 && offset > 0 && text.starts_with('\u{feff}') {
+            column -= 1;
+        }
         Location {
             line: line + 1,
             column: column + 1,

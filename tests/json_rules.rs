@@ -450,3 +450,22 @@ fn a_mis_cased_nlip_key_is_renamed_only_when_that_makes_no_duplicate() {
     let text = r#"{"format":"text","Format":"binary","subformat":"english","content":"hi"}"#;
     assert!(sl702(text).fix.is_none());
 }
+
+#[test]
+fn the_excluded_verb_fix_edits_inside_the_json_string() {
+    let text = r#"{"intent":"!SWITCH_TOOL","entities":[{"id":"act","value":"x","action":"!SWITCH_TOOL"}],"meta":{"req_id":"abcd1234"}}"#;
+    let diagnostics = lint(text, FileKind::SilpJson);
+    let sl102: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.code() == "SL102").collect();
+    assert_eq!(sl102.len(), 2);
+    for diagnostic in sl102 {
+        let fixed = apply(text, diagnostic);
+        assert!(is_valid_json(&fixed), "{fixed}");
+        assert_eq!(fixed.matches("\"!SWITCH\"").count(), 1, "{fixed}");
+    }
+    // Written with an escape, the string's bytes are not the verb's: no fix.
+    let text = r#"{"intent":"!SWITCH\u005fTOOL","meta":{"req_id":"abcd1234"}}"#;
+    let diagnostics = lint(text, FileKind::SilpJson);
+    assert!(diagnostics
+        .iter()
+        .any(|d| d.code() == "SL102" && d.fix.is_none()));
+}

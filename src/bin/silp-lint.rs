@@ -102,6 +102,14 @@ struct FmtArgs {
 }
 
 impl InputArgs {
+    /// `--stdin-filename` without paths means standard input, as in ruff: a hook or
+    /// an editor that pipes text in should not lint the whole directory instead.
+    fn read_stdin_when_named(&self, paths: &mut Vec<String>) {
+        if paths.is_empty() && self.stdin_filename.is_some() {
+            paths.push("-".to_string());
+        }
+    }
+
     /// The configuration lookup for a run, or exit status 2 for a broken `--config`.
     fn options(&self, overrides: Overrides) -> Result<CheckOptions, ExitCode> {
         match Resolver::new(self.config.as_deref(), overrides) {
@@ -121,7 +129,8 @@ impl InputArgs {
 #[derive(clap::Args)]
 struct InputArgs {
     /// The file name that standard input stands for: sets its kind (default: a .silp
-    /// file) and its name in output
+    /// file) and its name in output. Given without paths, standard input is read
+    /// (as with `-`)
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
     /// Use this configuration file for every input instead of looking for
@@ -205,6 +214,7 @@ fn check(args: CheckArgs) -> ExitCode {
         }
     }
     let mut paths = args.paths;
+    args.inputs.read_stdin_when_named(&mut paths);
     let mut stdin = None;
     if paths.iter().any(|p| p == "-") {
         paths.retain(|p| p != "-");
@@ -333,7 +343,8 @@ fn write_report(
 }
 
 fn fmt(args: FmtArgs) -> ExitCode {
-    let paths = args.paths;
+    let mut paths = args.paths;
+    args.inputs.read_stdin_when_named(&mut paths);
     if paths.iter().any(|p| p == "-") {
         if paths.len() > 1 {
             eprintln!("error: `-` (standard input) cannot be formatted together with other paths");

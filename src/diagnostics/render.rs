@@ -372,7 +372,18 @@ fn human(
         Severity::Hint => (ReportKind::Custom("hint", Color::Cyan), Color::Cyan),
     };
     let path = file.path.to_string();
-    let span = clamp(file.text, d.span.clone());
+    // Editors hide a byte-order mark, so the report's columns leave it out too.
+    let (text, bom) = match file.text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, '\u{feff}'.len_utf8()),
+        None => (file.text, 0),
+    };
+    let shift = |span: &std::ops::Range<usize>| {
+        clamp(
+            text,
+            span.start.saturating_sub(bom)..span.end.saturating_sub(bom),
+        )
+    };
+    let span = shift(&d.span);
     let mut report = Report::build(kind, (path.clone(), span.clone()))
         .with_config(
             Config::new()
@@ -388,7 +399,7 @@ fn human(
         );
     for related in d.related.iter().filter(|r| r.path.is_none()) {
         report = report.with_label(
-            Label::new((path.clone(), clamp(file.text, related.span.clone())))
+            Label::new((path.clone(), shift(&related.span)))
                 .with_message(&related.message)
                 .with_color(Color::Cyan),
         );
@@ -405,11 +416,11 @@ fn human(
     }
     let report = report.finish();
     if color {
-        return report.write((path, Source::from(file.text)), &mut *out);
+        return report.write((path, Source::from(text)), &mut *out);
     }
     // ariadne colours custom report kinds (info, hint) even with colour off.
     let mut plain = Vec::new();
-    report.write((path, Source::from(file.text)), &mut plain)?;
+    report.write((path, Source::from(text)), &mut plain)?;
     out.write_all(&strip_ansi(&plain))
 }
 

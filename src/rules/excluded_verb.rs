@@ -44,21 +44,35 @@ impl Rule for ExcludedVerb {
             let Some((excluded, replacement)) = excluded_verb(&verb.normalized()) else {
                 continue;
             };
+            let fix = replacement.map(|replacement| {
+                let (written, span) = match verb.form {
+                    // A JSON string: its span has the quotes; edit inside them, and
+                    // only when the string holds no escapes.
+                    VerbForm::ActionCode => (
+                        format!("!{replacement}"),
+                        (ctx.slice(&verb.span) == format!("\"{}\"", verb.text))
+                            .then(|| verb.span.start + 1..verb.span.end - 1),
+                    ),
+                    VerbForm::FunctionName | VerbForm::ActionKey => {
+                        (replacement.to_lowercase(), Some(verb.span.clone()))
+                    }
+                };
+                (written, span)
+            });
             let reported = ctx.report(
                 &Self::META,
                 verb.span.clone(),
                 format!("`{}` is excluded from the verb whitelist", verb.text),
             );
-            match replacement {
-                Some(replacement) => {
-                    let written = match verb.form {
-                        VerbForm::ActionCode => format!("!{replacement}"),
-                        VerbForm::FunctionName | VerbForm::ActionKey => replacement.to_lowercase(),
-                    };
-                    reported.help(format!("use `{written}`")).fix(Fix::safe(
-                        format!("Replace with `{written}`"),
-                        vec![Edit::replace(verb.span.clone(), written)],
-                    ));
+            match fix {
+                Some((written, span)) => {
+                    let reported = reported.help(format!("use `{written}`"));
+                    if let Some(span) = span {
+                        reported.fix(Fix::safe(
+                            format!("Replace with `{written}`"),
+                            vec![Edit::replace(span, written)],
+                        ));
+                    }
                 }
                 None => {
                     reported.help(format!(
