@@ -611,19 +611,6 @@ fn describe_char(c: char) -> String {
     }
 }
 
-/// Like [`word_problem`], but an argument value may be `word@word`, which the
-/// decoder reads back as one value.
-fn argument_problem(value: &str) -> Option<String> {
-    match value.split_once('@') {
-        Some((target, location))
-            if word_problem(target).is_none() && word_problem(location).is_none() =>
-        {
-            None
-        }
-        _ => word_problem(value),
-    }
-}
-
 /// Whether an action code has the ABNF's shape, `"!" 1*UPPER *("_" 1*UPPER)` (the
 /// schema's `^![A-Z][A-Z_]*$`, loosely): codes without it are SL103's to report.
 fn well_formed_action(code: &str) -> bool {
@@ -676,7 +663,7 @@ pub fn code_losses(ir: &Ir) -> Vec<Loss> {
                 if let Some(problem) = action_problem(action) {
                     lose(action, "the action", problem);
                 }
-                if let Some(problem) = argument_problem(&entity.value) {
+                if let Some(problem) = word_problem(&entity.value) {
                     lose(&entity.value, "the value", problem);
                 }
             }
@@ -686,7 +673,7 @@ pub fn code_losses(ir: &Ir) -> Vec<Loss> {
                         lose(&entity.id, "the entity id", problem);
                     }
                 }
-                if let Some(problem) = argument_problem(&entity.value) {
+                if let Some(problem) = word_problem(&entity.value) {
                     lose(&entity.value, "the value", problem);
                 }
             }
