@@ -4,7 +4,9 @@
 //! secondary entities (value, action), constraints (type, value, time, operator,
 //! subject) and alternatives:
 //! - through the code frontend exactly when SL502 reports nothing (both directions),
-//!   for action codes of the schema's shape `![A-Z][A-Z_]*` (others are SL103's);
+//!   for action codes of the schema's shape `![A-Z][A-Z_]*` (others are SL103's),
+//!   but for values holding `@`: silp-lint's decoder reads `cards@indoor` back whole,
+//!   yet SL502 reports it because the grammar's values exclude `@` (rules.md);
 //! - through the JSON frontend always, given distinct primary ids that are not the
 //!   frontend's own keys (SL405 covers repeated ids).
 
@@ -301,8 +303,11 @@ proptest! {
             Err(_) => false,
         };
         let reported = sl502(&text);
+        // What the code frontend carries, `@` in a value included.
+        let carries_an_at_sign = format!("{:?}", semantics(&ir)).contains('@');
+        let holds_by_the_grammar = holds && !carries_an_at_sign;
         prop_assert_eq!(
-            holds,
+            holds_by_the_grammar,
             reported.is_empty(),
             "document: {}\ncode: {}\ndecoded: {:?}\nSL502: {:?}",
             text,
@@ -342,12 +347,17 @@ proptest! {
 
 #[test]
 fn known_edge_cases_agree_with_sl502() {
+    // `@` round-trips through silp-lint's decoder, but the grammar's values exclude
+    // it, so SL502 reports it (rules.md lists it among the delimiters).
+    let text = r#"{"intent":"!START","entities":[{"id":"act","value":"cards@indoor"}],"meta":{"req_id":"abcd1234"}}"#;
+    let ir = decode_document(text);
+    let code = compile::code(&ir).unwrap();
+    let decoded = convert::decode_code(&code, 0, 8).unwrap();
+    assert_eq!(semantics(&decoded), semantics(&ir));
+    assert_eq!(sl502(text).len(), 1);
+
     // (document, whether the code round trip holds)
     let cases = [
-        (
-            r#"{"intent":"!START","entities":[{"id":"act","value":"cards@indoor"}],"meta":{"req_id":"abcd1234"}}"#,
-            true,
-        ),
         (
             r#"{"intent":"!START","constraints":[{"type":"loc","value":"t+1","subject":"me"}],"meta":{"req_id":"abcd1234"}}"#,
             false,

@@ -39,11 +39,12 @@ impl UnsupportedFrontend {
         if is_known_frontend(name, ctx.settings()) {
             return;
         }
-        let candidates = FRONTENDS
+        let supported: Vec<&str> = FRONTENDS
             .iter()
             .copied()
-            .chain(ctx.settings().extend_frontends.iter().map(String::as_str));
-        let suggestion = did_you_mean(name, candidates);
+            .chain(ctx.settings().extend_frontends.iter().map(String::as_str))
+            .collect();
+        let suggestion = did_you_mean(name, supported.iter().copied());
         let reported = ctx.report(
             &Self::META,
             span,
@@ -51,7 +52,7 @@ impl UnsupportedFrontend {
         );
         match suggestion {
             Some(s) => reported.help(format!("did you mean `{s}`?")),
-            None => reported.help(format!("supported: {}", FRONTENDS.join(", "))),
+            None => reported.help(format!("supported: {}", supported.join(", "))),
         };
     }
 }
@@ -71,5 +72,24 @@ impl Rule for UnsupportedFrontend {
         for frontend in &probe.frontends {
             Self::check_name(ctx, frontend.text, frontend.span());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::lint_text;
+    use crate::settings::Settings;
+    use crate::source::FileKind;
+
+    #[test]
+    fn the_help_lists_the_configured_frontends_too() {
+        let settings = Settings {
+            extend_frontends: vec!["math".to_string()],
+            ..Settings::default()
+        };
+        let lint = lint_text("//ping code,xml\n", FileKind::Silp, &settings);
+        let help = lint.diagnostics[0].help.as_deref().unwrap_or("");
+        assert!(help.starts_with("supported: code, json,"), "{help}");
+        assert!(help.ends_with(", math"), "{help}");
     }
 }
