@@ -210,7 +210,10 @@ impl<'a> Linter<'_, 'a> {
                 }
                 self.suppressions.append(&mut pending);
             }
-            FileKind::SilpJson => self.json_document(&region.text(), span.start, true),
+            FileKind::SilpJson => {
+                self.json_comments(region);
+                self.json_document(&region.text(), span.start, true);
+            }
             FileKind::SilpJsonl => {
                 for line in region.lines() {
                     if !line.text.trim().is_empty() {
@@ -273,6 +276,23 @@ impl<'a> Linter<'_, 'a> {
             });
         }
         true
+    }
+
+    /// The suppression comments of a `silp-json` fence: each covers the JSON text
+    /// after it, up to the next comment line or the end of the fence.
+    fn json_comments(&mut self, region: &Region<'a>) {
+        let comments = region.json_comment_lines();
+        for (i, line) in comments.iter().enumerate() {
+            let mut pending = Vec::new();
+            self.comment_line(line, &mut pending);
+            let until = comments
+                .get(i + 1)
+                .map_or(region.span.end, |next| next.start);
+            for mut suppression in pending {
+                suppression.target = line.start + line.text.len()..until;
+                self.suppressions.push(suppression);
+            }
+        }
     }
 
     /// Drops the diagnostics that a suppression covers, then lets rules see which

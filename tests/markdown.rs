@@ -143,3 +143,17 @@ fn fences_that_commonmark_does_not_see_are_not_linted() {
     let page = "<div>\n```silp\nbegin(x)\n```\n</div>\n\n```silp `x`\nbegin(y)\n```\n";
     assert_eq!(found(page), []);
 }
+
+#[test]
+fn suppressions_work_inside_json_fences_and_cover_the_json_after_them() {
+    let page = "```silp-json\n# silp-lint: ignore[SL302] scoped session\n{\"intent\": \"!CANCEL\",\n \"meta\": {\"req_id\": \"ab12\"}}\n```\n\n```silp-json\n# silp-lint: ignore[SL101]\n{\"intent\": \"!CANCEL\", \"meta\": {\"req_id\": \"cd34\"}}\n```\n";
+    assert_eq!(
+        found(page),
+        [
+            ("SL801", "# silp-lint: ignore[SL101]".to_string()),
+            ("SL302", "\"cd34\"".to_string()),
+        ]
+    );
+    let (_, fixed) = formatted_and_fixed(page);
+    assert_eq!(fixed, page.replace("# silp-lint: ignore[SL101]\n", ""));
+}

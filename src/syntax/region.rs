@@ -81,9 +81,21 @@ impl<'p> Region<'p> {
         self.fence_lines.as_deref()
     }
 
+    /// The lines of a `silp-json` fence whose first non-blank character is `#`:
+    /// comments (suppressions) in a Markdown page, which JSON itself has none of.
+    pub fn json_comment_lines(&self) -> Vec<Line<'p>> {
+        if self.kind != FileKind::SilpJson || self.fence_lines.is_none() {
+            return Vec::new();
+        }
+        self.lines()
+            .filter(|line| line.text.trim_start().starts_with('#'))
+            .collect()
+    }
+
     /// The region's text, to be read at the file's offsets from `span.start`: in a
-    /// fence, container prefixes (`> `) read as spaces so that a JSON block quoted
-    /// in the page parses as written.
+    /// fence, container prefixes (`> `) and the comment lines of a `silp-json`
+    /// fence read as spaces, so that a JSON block quoted in the page parses as
+    /// written.
     pub fn text(&self) -> Cow<'p, str> {
         let raw = &self.page[self.span.clone()];
         let Some(spans) = &self.fence_lines else {
@@ -93,6 +105,9 @@ impl<'p> Region<'p> {
         let mut kept = vec![false; raw.len()];
         for span in spans {
             kept[span.start - base..span.end - base].fill(true);
+        }
+        for comment in self.json_comment_lines() {
+            kept[comment.start - base..comment.start + comment.text.len() - base].fill(false);
         }
         if raw
             .bytes()
