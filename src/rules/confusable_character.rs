@@ -24,8 +24,11 @@ declare_rule! {
     /// A word is reported when it is not written in a single script (UTS #39; Han
     /// with Hiragana and Katakana counts as one, Japanese, script) and one of its
     /// characters outside its main script is a known look-alike of a character of
-    /// the main script. Text in any one script is fine: `Иван`, `北京欢迎你`,
-    /// `東京タワー`, `Café`, and so are mixes without look-alikes, such as `abc日本`.
+    /// the main script, or when it mixes Latin and Cyrillic and some letter passes
+    /// for one of the other alphabet (`Иваn`). Text in any one script is fine:
+    /// `Иван`, `北京欢迎你`, `東京タワー`, `Café`, and so are mixes without
+    /// look-alikes, such as `abc日本`, and Greek symbols next to Latin letters that
+    /// do not pass for Latin (`ΔT`, `MΩ`, `μA`, `λmax`).
     /// The main script is Latin when replacing the other characters by their
     /// look-alikes would give a plain ASCII word, otherwise the script most of the
     /// word's letters are in.
@@ -82,10 +85,11 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
     let mut main = main_script(word, ascii.is_some());
     let mut look_alikes = look_alikes_of(word, main);
     if look_alikes.is_empty() {
-        // Latin, Greek and Cyrillic letters never share a word: when the minority
-        // letters look like nothing of the main script (`Иваn`), the word may still
-        // pass for one in another of these alphabets (its `а` for Latin `a`).
-        let alphabets = [Script::Latin, Script::Greek, Script::Cyrillic];
+        // Latin and Cyrillic letters never share a word: when the minority letters
+        // look like nothing of the main script (`Иваn`), the word may still pass for
+        // one in the other alphabet (its `а` for Latin `a`). Greek is left out here:
+        // its letters are symbols in Latin text (`ΔT`, `MΩ`, `μA`, `λmax`).
+        let alphabets = [Script::Latin, Script::Cyrillic];
         let present: Vec<Script> = alphabets
             .into_iter()
             .filter(|script| word.chars().any(|c| c.script() == *script))
