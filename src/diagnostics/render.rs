@@ -198,8 +198,20 @@ impl<'o> Writer<'o> {
                 Ok(())
             }
             OutputFormat::Human => {
+                // Editors hide a byte-order mark, so the reports' columns leave it
+                // out too. One source (ariadne's line index) serves the whole file.
+                let (text, bom) = match file.text.strip_prefix('\u{feff}') {
+                    Some(rest) => (rest, '\u{feff}'.len_utf8()),
+                    None => (file.text, 0),
+                };
+                let source = HumanSource {
+                    path: file.path.to_string(),
+                    text,
+                    bom,
+                    source: ariadne::Source::from(text),
+                };
                 for d in file.diagnostics {
-                    human(out, file, d, self.color)?;
+                    human(out, &source, d, self.color)?;
                 }
                 Ok(())
             }
@@ -358,28 +370,28 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn human(
-    out: &mut dyn Write,
-    file: &FileDiagnostics,
-    d: &Diagnostic,
-    color: bool,
-) -> io::Result<()> {
-    use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+/// A file as ariadne reads it: without its byte-order mark, lines indexed once.
+struct HumanSource<'t> {
+    path: String,
+    text: &'t str,
+    /// How many bytes the file's byte-order mark takes (0 without one).
+    bom: usize,
+    source: ariadne::Source<&'t str>,
+}
+
+fn human(out: &mut dyn Write, file: &HumanSource, d: &Diagnostic, color: bool) -> io::Result<()> {
+    use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
     let (kind, tint) = match d.severity {
         Severity::Error => (ReportKind::Error, Color::Red),
         Severity::Warning => (ReportKind::Warning, Color::Yellow),
         Severity::Info => (ReportKind::Custom("info", Color::Blue), Color::Blue),
         Severity::Hint => (ReportKind::Custom("hint", Color::Cyan), Color::Cyan),
     };
-    let path = file.path.to_string();
-    // Editors hide a byte-order mark, so the report's columns leave it out too.
-    let (text, bom) = match file.text.strip_prefix('\u{feff}') {
-        Some(rest) => (rest, '\u{feff}'.len_utf8()),
-        None => (file.text, 0),
-    };
+    let path = file.path.clone();
     let shift = |span: &std::ops::Range<usize>| {
+        let bom = file.bom;
         clamp(
-            text,
+            file.text,
             span.start.saturating_sub(bom)..span.end.saturating_sub(bom),
         )
     };
@@ -416,11 +428,11 @@ fn human(
     }
     let report = report.finish();
     if color {
-        return report.write((path, Source::from(text)), &mut *out);
+        return report.write((path, &file.source), &mut *out);
     }
     // ariadne colours custom report kinds (info, hint) even with colour off.
     let mut plain = Vec::new();
-    report.write((path, Source::from(text)), &mut plain)?;
+    report.write((path, &file.source), &mut plain)?;
     out.write_all(&strip_ansi(&plain))
 }
 
