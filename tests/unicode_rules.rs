@@ -253,9 +253,16 @@ fn a_cyrillic_word_with_a_latin_letter_that_looks_like_nothing_cyrillic_is_repor
 #[test]
 fn words_are_split_at_punctuation() {
     // Each token is checked on its own: a Cyrillic value next to a Latin key is fine.
-    let text = "{\"name\":\"\u{0418}\u{0432}\u{0430}\u{043D}\",\"city_\u{0430}\":\"x\"}";
+    let text = "{\"name\":\"\u{0418}\u{0432}\u{0430}\u{043D}\",\"city\":\"x\"}";
     let got = found(text, FileKind::SilpJson);
     assert_eq!(got.len(), 0, "{got:?}");
+    // But `_`, `-` and `.` join one token: Cyrillic `сору` after `app_` reads as
+    // the ASCII key `app_copy`. A one-letter Greek symbol is fine (`α-helix`).
+    let text = "{\"name\":\"\u{03B1}-helix\",\"app_\u{0441}\u{043E}\u{0440}\u{0443}\":\"x\"}";
+    let got = found(text, FileKind::SilpJson);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, "\u{0441}\u{043E}\u{0440}\u{0443}");
+    assert!(got[0].2.ends_with("it reads as `copy`"), "{got:?}");
     let text = "{\"intent\":\"!C\u{0410}NCEL\",\"act\":\"\u{0418}\u{0432}\u{0430}\u{043D}\"}";
     let got = found(text, FileKind::SilpJson);
     assert_eq!(got.len(), 1);

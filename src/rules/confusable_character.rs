@@ -2,8 +2,8 @@ use super::{declare_rule, Context, Rule, RuleMeta};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
-    ascii_look_alike, char_skeleton, code_point, describe, is_reported, looks_like_script,
-    non_ascii_words,
+    ascii_look_alike, char_skeleton, code_point, describe, is_reported, is_word_char,
+    looks_like_script, non_ascii_words,
 };
 use unicode_script::{Script, UnicodeScript};
 use unicode_security::MixedScript;
@@ -32,6 +32,12 @@ declare_rule! {
     /// The main script is Latin when replacing the other characters by their
     /// look-alikes would give a plain ASCII word, otherwise the script most of the
     /// word's letters are in.
+    ///
+    /// Words joined by `_`, `-` or `.` form one token (a value, a domain name): a
+    /// word in another script whose every letter passes for ASCII, joined to Latin
+    /// text, is reported too (`аррӏе.com` in Cyrillic, `ΤΟΚΥΟ_Tower` in Greek);
+    /// bilingual tokens such as `Москва_Moscow` and one-letter symbols such as
+    /// `α-helix` are fine.
     ///
     /// ## Why is this bad?
     /// A receiver compares code points, people compare shapes. `cаncel` with a
@@ -72,11 +78,69 @@ impl Rule for ConfusableCharacter {
         let region = ctx.slice(&span);
         for (offset, word) in non_ascii_words(region) {
             if word.is_single_script() {
-                continue;
+                check_token_part(ctx, region, span.start, offset, word);
+            } else {
+                check_word(ctx, span.start + offset, word);
             }
-            check_word(ctx, span.start + offset, word);
         }
     }
+}
+
+/// The characters that join the words of one token (`paypal.com`, `5_Tianfu_Ave`).
+fn is_joiner(c: char) -> bool {
+    matches!(c, '_' | '-' | '.')
+}
+
+/// A word in one script other than Latin, each of whose letters passes for an ASCII
+/// one, joined by `_`, `-` or `.` to Latin text in the same token (`аррӏе.com`,
+/// `ΤΟΚΥΟ_Tower`): the token reads as ASCII but is not. Bilingual tokens whose other
+/// part has letters of its own (`Москва_Moscow`, `Αθήνα_Athens`) are fine, and so is
+/// a one-letter symbol (`α-helix`).
+fn check_token_part(ctx: &mut Context, region: &str, base: usize, offset: usize, word: &str) {
+    // One letter is a symbol more often than a spoof (`α-helix`, `γ-ray`).
+    if word.chars().nth(1).is_none()
+        || word
+            .chars()
+            .any(|c| c.script() == Script::Latin || !c.is_alphabetic())
+    {
+        return;
+    }
+    let Some(edits) = ascii_spelling(word) else {
+        return;
+    };
+    let in_token = |c: &char| is_word_char(*c) || is_joiner(*c);
+    let before = region[..offset].chars().rev().take_while(in_token);
+    let after = region[offset + word.len()..].chars().take_while(in_token);
+    let joined_to_latin = {
+        let mut before = before.peekable();
+        let mut after = after.peekable();
+        let joined = before.peek().is_some_and(|c| is_joiner(*c))
+            || after.peek().is_some_and(|c| is_joiner(*c));
+        joined && before.chain(after).any(|c| c.script() == Script::Latin)
+    };
+    if !joined_to_latin {
+        return;
+    }
+    let start = base + offset;
+    let script = word.chars().next().map_or(Script::Unknown, |c| c.script());
+    let spelling = ascii_word(word, &edits);
+    ctx.report(
+        &ConfusableCharacter::META,
+        start..start + word.len(),
+        format!(
+            "`{}` is {} joined to Latin text, and every letter of it passes for ASCII: it reads as `{spelling}`",
+            quote(word),
+            script.full_name()
+        ),
+    )
+    .help("a receiver compares code points, not shapes: this token is not the one it looks like")
+    .fix(Fix::unsafe_(
+        format!("spell it `{spelling}`"),
+        edits
+            .into_iter()
+            .map(|(at, text)| Edit::replace(start + at..start + at + len_at(word, at), text))
+            .collect(),
+    ));
 }
 
 /// A mixed-script word starting at byte `start` of the file.
