@@ -7,7 +7,8 @@ declare_rule! {
     /// ## What it does
     /// Reports an optional field set to `null`: `meta.next_agent`, `meta.session_id`,
     /// a constraint's `time`, an alternative's `target` or `location`, an entity's
-    /// `action`.
+    /// `action`, and likewise the other optional strings of the schema: `silp`,
+    /// `version` and `meta.out`.
     ///
     /// ## Why is this bad?
     /// The normative schema types these fields as strings, so a strict validator

@@ -16,8 +16,12 @@ mod node;
 pub const SCHEMA_TEXT: &str = include_str!("../../data/silp-ir.schema.json");
 
 /// The optional string fields of the IR, as JSON pointers (`*` for any array
-/// index): `null` in them is SL408's to report, not the schema rule's.
-pub const OPTIONAL_STRING_FIELDS: [&str; 6] = [
+/// index): `null` in them is SL408's to report, not the schema rule's (rules.md:
+/// "`null` in an optional string field: SL408"; its table row names six of these).
+pub const OPTIONAL_STRING_FIELDS: [&str; 9] = [
+    "/silp",
+    "/version",
+    "/meta/out",
     "/meta/next_agent",
     "/meta/session_id",
     "/constraints/*/time",
