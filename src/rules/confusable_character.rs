@@ -149,11 +149,17 @@ fn check_word(ctx: &mut Context, start: usize, word: &str) {
     let mut main = main_script(word, ascii.is_some());
     let mut look_alikes = look_alikes_of(word, main);
     if look_alikes.is_empty() {
-        // Latin and Cyrillic letters never share a word: when the minority letters
-        // look like nothing of the main script (`Иваn`), the word may still pass for
-        // one in the other alphabet (its `а` for Latin `a`). Greek is left out here:
-        // its letters are symbols in Latin text (`ΔT`, `MΩ`, `μA`, `λmax`).
-        let alphabets = [Script::Latin, Script::Cyrillic];
+        // Latin, Greek and Cyrillic letters never share a word: when the minority
+        // letters look like nothing of the main script (`Иваn`), the word may still
+        // pass for one in another of these alphabets (its `а` for Latin `a`). But
+        // Greek letters that do not outnumber the Latin ones are symbols in Latin
+        // text (`ΔT`, `MΩ`, `μA`, `λmax`), not a Greek word.
+        let count = |script| word.chars().filter(|c| c.script() == script).count();
+        let alphabets = if count(Script::Greek) > count(Script::Latin) {
+            vec![Script::Latin, Script::Greek, Script::Cyrillic]
+        } else {
+            vec![Script::Latin, Script::Cyrillic]
+        };
         let present: Vec<Script> = alphabets
             .into_iter()
             .filter(|script| word.chars().any(|c| c.script() == *script))

@@ -3,6 +3,8 @@
 //! a fence (CommonMark: fences in list items and block quotes count, fences in raw
 //! HTML do not) and which bytes of each line belong to the block.
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 use crate::source::{FileKind, Span};
@@ -32,7 +34,8 @@ pub fn fences(text: &str) -> Vec<Fence> {
     let mut open: Option<Fence> = None;
     // The open fence's text, in the runs of contiguous bytes the parser gave.
     let mut segments: Vec<Span> = Vec::new();
-    for (event, range) in Parser::new(text).into_offset_iter() {
+    let parsed = with_lone_crs_as_lfs(text);
+    for (event, range) in Parser::new(&parsed).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                 let tag = info
@@ -86,6 +89,22 @@ pub fn fences(text: &str) -> Vec<Fence> {
         }
     }
     found
+}
+
+/// The page with each lone CR as an LF: CommonMark ends lines there too, but
+/// pulldown-cmark does not. One byte for one byte, so every offset stays the page's.
+fn with_lone_crs_as_lfs(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone_crs =
+        || memchr::memchr_iter(b'\r', bytes).filter(|&i| bytes.get(i + 1) != Some(&b'\n'));
+    if lone_crs().next().is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut changed = bytes.to_vec();
+    for i in lone_crs() {
+        changed[i] = b'\n';
+    }
+    String::from_utf8(changed).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Whether a line (container prefix included) is a closing fence of `marker`s.
@@ -144,6 +163,11 @@ mod tests {
 
         let page = "- ```slip\n  SLIP v1 a b MetaAck\n  ```\n";
         assert_eq!(line_texts(page, &fences(page)[0]), ["SLIP v1 a b MetaAck"]);
+
+        let page = "> ```silp\r> begin(x)\r>\r> cancel(y)\r> ```\r";
+        let found = fences(page);
+        assert_eq!(line_texts(page, &found[0]), ["begin(x)", "", "cancel(y)"]);
+        assert!(found[0].closed);
 
         let page = "> ```silp\r\n> begin(x)\r\n>\r\n> cancel(y)\r\n> ```\r\n";
         let found = fences(page);
