@@ -24,8 +24,9 @@ declare_rule! {
     /// A word is reported when it is not written in a single script (UTS #39; Han
     /// with Hiragana and Katakana counts as one, Japanese, script) and one of its
     /// characters outside its main script is a known look-alike of a character of
-    /// the main script, or when it mixes Latin and Cyrillic and some letter passes
-    /// for one of the other alphabet (`Иваn`). Text in any one script is fine:
+    /// the main script, or when it mixes Latin, Greek and Cyrillic and some letter
+    /// passes for one of another of these alphabets (`Иваn`, `ΡΟΔΟS`; Greek counts
+    /// there only when it outnumbers the Latin letters). Text in any one script is fine:
     /// `Иван`, `北京欢迎你`, `東京タワー`, `Café`, and so are mixes without
     /// look-alikes, such as `abc日本`, and Greek symbols next to Latin letters that
     /// do not pass for Latin (`ΔT`, `MΩ`, `μA`, `λmax`).
