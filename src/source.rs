@@ -1,6 +1,7 @@
 //! Source files: what kind of payload file a path is, and byte offset <-> line/column
 //! conversion (characters for the CLI, UTF-16 or UTF-8 units for editors).
 
+use std::cell::Cell;
 use std::ops::Range;
 
 /// A byte range into the text of one file.
@@ -67,6 +68,42 @@ pub struct Location {
     pub offset: usize,
 }
 
+/// The positions of many offsets of one text, asked for in order (a file's sorted
+/// diagnostics): characters are counted on from the last offset asked for, so many
+/// positions on one long line cost linear time, not quadratic.
+pub struct Locator<'t> {
+    text: &'t str,
+    index: LineIndex,
+    /// The last offset asked for, and its characters from its line's start.
+    last: Cell<(usize, usize)>,
+}
+
+impl<'t> Locator<'t> {
+    pub fn new(text: &'t str) -> Locator<'t> {
+        Locator {
+            text,
+            index: LineIndex::new(text),
+            last: Cell::new((0, 0)),
+        }
+    }
+
+    pub fn location(&self, offset: usize) -> Location {
+        let text = self.text;
+        self.index.location_counting(text, offset, |start, offset| {
+            let (at, counted) = self.last.get();
+            let column = if self.index.line_of(at) != self.index.line_of(offset) {
+                text[start..offset].chars().count()
+            } else if at <= offset {
+                counted + text[at..offset].chars().count()
+            } else {
+                counted - text[offset..at].chars().count()
+            };
+            self.last.set((offset, column));
+            column
+        })
+    }
+}
+
 /// Line starts of a text, for converting byte offsets to positions. Lines end at
 /// `\n`, `\r\n` or a lone `\r`.
 #[derive(Clone, Debug)]
@@ -128,13 +165,26 @@ impl LineIndex {
     /// Converts a byte offset (clamped to the text, and back to a char boundary) into
     /// a 1-based line and character column.
     pub fn location(&self, text: &str, offset: usize) -> Location {
+        self.location_counting(text, offset, |start, offset| {
+            text[start..offset].chars().count()
+        })
+    }
+
+    /// [`LineIndex::location`], with `count` giving the characters between a line's
+    /// start and an offset on it (non-ASCII texts only).
+    fn location_counting(
+        &self,
+        text: &str,
+        offset: usize,
+        count: impl FnOnce(usize, usize) -> usize,
+    ) -> Location {
         let offset = floor_char_boundary(text, offset);
         let line = self.line_of(offset);
         let start = self.starts[line];
         let mut column = if self.ascii {
             offset - start
         } else {
-            text[start..offset].chars().count()
+            count(start, offset)
         };
         // Editors hide a byte-order mark: line 1's columns start after it.
         if line == 0 && offset > 0 && text.starts_with('\u{feff}') {
@@ -222,6 +272,27 @@ mod tests {
         assert_eq!(at(10), (4, 1));
         assert_eq!(index.line_range(0, text), 0..2);
         assert_eq!(index.line_range(1, text), 4..7);
+    }
+
+    #[test]
+    fn a_locator_agrees_with_the_line_index_in_any_order() {
+        let text = "\u{feff}Ив_ан a\r\n北京 é\rx😀y\n\nend";
+        let index = LineIndex::new(text);
+        let locator = Locator::new(text);
+        let offsets: Vec<usize> = (0..=text.len()).collect();
+        // Forwards, backwards and jumping between lines, as overlapping spans do.
+        let order = offsets
+            .iter()
+            .chain(offsets.iter().rev())
+            .chain(offsets.iter().step_by(7))
+            .chain(offsets.iter().rev().step_by(3));
+        for &offset in order {
+            assert_eq!(
+                locator.location(offset),
+                index.location(text, offset),
+                "{offset}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! byte spans: 1-based lines, columns in characters.
 
 use super::{Diagnostic, Edit, Severity};
-use crate::source::{LineIndex, Location};
+use crate::source::{Location, Locator};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -61,9 +61,9 @@ struct JsonDiagnostic<'a> {
 }
 
 fn json_diagnostics<'a>(file: &'a FileDiagnostics<'a>) -> impl Iterator<Item = JsonDiagnostic<'a>> {
-    let index = LineIndex::new(file.text);
+    let locator = Locator::new(file.text);
     file.diagnostics.iter().map(move |d| {
-        let locate = |offset| index.location(file.text, offset);
+        let locate = |offset| locator.location(offset);
         let edit = |e: &Edit| JsonEdit {
             start: locate(e.span.start),
             end: locate(e.span.end),
@@ -153,9 +153,9 @@ impl<'o> Writer<'o> {
                 Ok(())
             }
             OutputFormat::Concise => {
-                let index = LineIndex::new(file.text);
+                let locator = Locator::new(file.text);
                 for d in file.diagnostics {
-                    let at = index.location(file.text, d.span.start);
+                    let at = locator.location(d.span.start);
                     writeln!(
                         out,
                         "{}:{}:{}: {} {}",
@@ -165,10 +165,10 @@ impl<'o> Writer<'o> {
                 Ok(())
             }
             OutputFormat::Github => {
-                let index = LineIndex::new(file.text);
+                let locator = Locator::new(file.text);
                 for d in file.diagnostics {
-                    let start = index.location(file.text, d.span.start);
-                    let end = index.location(file.text, d.span.end);
+                    let start = locator.location(d.span.start);
+                    let end = locator.location(d.span.end);
                     let level = match d.severity {
                         Severity::Error => "error",
                         Severity::Warning => "warning",
@@ -281,11 +281,11 @@ fn sarif_results(file: &FileDiagnostics) -> Vec<serde_json::Value> {
     let level = sarif_level;
     let mut results = Vec::new();
     {
-        let index = LineIndex::new(file.text);
+        let locator = Locator::new(file.text);
         let uri = artifact_uri(file.path);
         let region = |span: &std::ops::Range<usize>| {
-            let start = index.location(file.text, span.start);
-            let end = index.location(file.text, span.end);
+            let start = locator.location(span.start);
+            let end = locator.location(span.end);
             json!({
                 "startLine": start.line,
                 "startColumn": start.column,

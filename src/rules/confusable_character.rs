@@ -87,6 +87,21 @@ impl Rule for ConfusableCharacter {
     }
 }
 
+/// Whether `side` (the text after a word, or before it read backwards) starts with
+/// joiners and then a word holding a Latin letter. Only that next word is read, so
+/// a long token costs linear time, not quadratic.
+fn latin_across_joiner(side: impl Iterator<Item = char>) -> bool {
+    let mut side = side.peekable();
+    let mut joined = false;
+    while side.next_if(|c| is_joiner(*c)).is_some() {
+        joined = true;
+    }
+    joined
+        && side
+            .take_while(|c| is_word_char(*c))
+            .any(|c| c.script() == Script::Latin)
+}
+
 /// The characters that join the words of one token (`paypal.com`, `5_Tianfu_Ave`).
 fn is_joiner(c: char) -> bool {
     matches!(c, '_' | '-' | '.')
@@ -98,8 +113,11 @@ fn is_joiner(c: char) -> bool {
 /// part has letters of its own (`Москва_Moscow`, `Αθήνα_Athens`) are fine, and so is
 /// a one-letter symbol (`α-helix`).
 fn check_token_part(ctx: &mut Context, region: &str, base: usize, offset: usize, word: &str) {
+    let joined_to_latin = latin_across_joiner(region[..offset].chars().rev())
+        || latin_across_joiner(region[offset + word.len()..].chars());
     // One letter is a symbol more often than a spoof (`α-helix`, `γ-ray`).
-    if word.chars().nth(1).is_none()
+    if !joined_to_latin
+        || word.chars().nth(1).is_none()
         || word
             .chars()
             .any(|c| c.script() == Script::Latin || !c.is_alphabetic())
@@ -109,19 +127,6 @@ fn check_token_part(ctx: &mut Context, region: &str, base: usize, offset: usize,
     let Some(edits) = ascii_spelling(word) else {
         return;
     };
-    let in_token = |c: &char| is_word_char(*c) || is_joiner(*c);
-    let before = region[..offset].chars().rev().take_while(in_token);
-    let after = region[offset + word.len()..].chars().take_while(in_token);
-    let joined_to_latin = {
-        let mut before = before.peekable();
-        let mut after = after.peekable();
-        let joined = before.peek().is_some_and(|c| is_joiner(*c))
-            || after.peek().is_some_and(|c| is_joiner(*c));
-        joined && before.chain(after).any(|c| c.script() == Script::Latin)
-    };
-    if !joined_to_latin {
-        return;
-    }
     let start = base + offset;
     let script = word.chars().next().map_or(Script::Unknown, |c| c.script());
     let spelling = ascii_word(word, &edits);
