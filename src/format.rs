@@ -25,7 +25,7 @@
 
 use crate::diagnostics::Edit;
 use crate::lint::split_trailing_comment;
-use crate::source::{floor_char_boundary, FileKind, Span};
+use crate::source::{floor_char_boundary, FileKind};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
 use crate::syntax::ping;
 use crate::syntax::region::regions;
@@ -284,20 +284,6 @@ pub fn minimal_edit(start: usize, old: &str, new: &str) -> Edit {
     )
 }
 
-/// The range of the line holding byte `at` of `text`, without its terminator and
-/// without a leading byte-order mark.
-pub fn line_around(text: &str, at: usize) -> Span {
-    let at = floor_char_boundary(text, at);
-    let bytes = text.as_bytes();
-    let mut start = memchr::memrchr2(b'\n', b'\r', &bytes[..at]).map_or(0, |i| i + 1);
-    let bom = '\u{feff}'.len_utf8();
-    if start == 0 && text.starts_with('\u{feff}') && at >= bom {
-        start = bom;
-    }
-    let end = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map_or(text.len(), |i| at + i);
-    start..end
-}
-
 /// The edits that bring every payload of a file of `kind` to canonical form, in
 /// file order, one per changed line. Only `.silp`, `.slip` and the `silp` and `slip`
 /// blocks of Markdown pages are formatted.
@@ -485,12 +471,5 @@ mod tests {
         let edit = minimal_edit(0, "é", "è");
         assert_eq!(edit.span, 0..2);
         assert_eq!(edit.content, "è");
-    }
-
-    #[test]
-    fn line_around_skips_the_bom() {
-        let text = "\u{feff}ab\r\ncd";
-        assert_eq!(line_around(text, 4), 3..5);
-        assert_eq!(line_around(text, 8), 7..9);
     }
 }

@@ -9,7 +9,7 @@ use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::json::{is_verbatim, parse_json, parse_json_recovering, JsonNode, JsonValue};
-use crate::syntax::lines::Line;
+use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{self, Region};
 use crate::syntax::suppression::{self, Suppression};
 use crate::syntax::{code, nlip, ping, slip, SyntaxError};
@@ -255,12 +255,8 @@ impl<'a> Linter<'_, 'a> {
         let hash = line.start + line.text.len() - trimmed.len();
         if let Some(codes) = suppression::parse_codes(trimmed.trim_end(), hash) {
             let text = self.ctx.text();
-            let mut end = line.start + line.text.len();
-            end += match text.as_bytes().get(end..end + 2) {
-                Some(b"\r\n") => 2,
-                Some([b'\n', _]) | Some([b'\r', _]) => 1,
-                _ => usize::from(end < text.len()),
-            };
+            let end = line.start + line.text.len();
+            let end = end + terminator_len(text, end);
             // The whole line goes, with a fence's container prefix (`> `) but not a
             // byte-order mark.
             let bytes = text.as_bytes();

@@ -179,7 +179,7 @@ impl<'a> Context<'a> {
         let i = self.region_lines.partition_point(|line| line.start <= at);
         match i.checked_sub(1).map(|i| &self.region_lines[i]) {
             Some(line) if at <= line.end => line.clone(),
-            _ => crate::format::line_around(self.text, at),
+            _ => crate::syntax::lines::line_around(self.text, at),
         }
     }
 

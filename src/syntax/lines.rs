@@ -24,6 +24,30 @@ impl Line<'_> {
     }
 }
 
+/// The range of the line holding byte `at` of `text`, without its terminator and
+/// without a leading byte-order mark.
+pub fn line_around(text: &str, at: usize) -> Span {
+    let at = crate::source::floor_char_boundary(text, at);
+    let bytes = text.as_bytes();
+    let mut start = memchr::memrchr2(b'\n', b'\r', &bytes[..at]).map_or(0, |i| i + 1);
+    let bom = '\u{feff}'.len_utf8();
+    if start == 0 && text.starts_with('\u{feff}') && at >= bom {
+        start = bom;
+    }
+    let end = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map_or(text.len(), |i| at + i);
+    start..end
+}
+
+/// How many bytes the line terminator at byte `at` takes: 2 for `\r\n`, 1 for
+/// `\n` or a lone `\r`, 0 at the end of the text.
+pub fn terminator_len(text: &str, at: usize) -> usize {
+    match text.as_bytes().get(at..at + 2) {
+        Some(b"\r\n") => 2,
+        Some([b'\n', _]) | Some([b'\r', _]) => 1,
+        _ => usize::from(at < text.len()),
+    }
+}
+
 /// The lines of `text` (which starts at byte `base` of its file), split at `\n`,
 /// `\r\n` and lone `\r`.
 pub fn lines(text: &str, base: usize) -> impl Iterator<Item = Line<'_>> {
@@ -67,6 +91,13 @@ pub fn lines(text: &str, base: usize) -> impl Iterator<Item = Line<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_around_skips_the_bom() {
+        let text = "\u{feff}ab\r\ncd";
+        assert_eq!(line_around(text, 4), 3..5);
+        assert_eq!(line_around(text, 8), 7..9);
+    }
 
     #[test]
     fn splits_on_every_line_ending_without_a_phantom_last_line() {

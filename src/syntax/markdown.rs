@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 use crate::source::{FileKind, Span};
-use crate::syntax::lines::lines;
+use crate::syntax::lines::{line_around, lines, terminator_len};
 
 /// A fenced block's content and the kind its tag names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub fn fences(text: &str) -> Vec<Fence> {
                     "silp-json" => FileKind::SilpJson,
                     _ => continue,
                 };
-                let opening_end = line_end(text, range.start);
+                let opening_end = line_around(text, range.start).end;
                 let content_start =
                     (opening_end + terminator_len(text, opening_end)).min(range.end);
                 open = Some(Fence {
@@ -74,7 +74,7 @@ pub fn fences(text: &str) -> Vec<Fence> {
                             .lines
                             .extend(lines.filter(|l| l.start < segment.end).map(|l| l.span()));
                     }
-                    let last_line_start = line_start(text, range.end);
+                    let last_line_start = line_around(text, range.end).start;
                     let closing = &text[last_line_start..range.end];
                     let marker = text[range.start..].chars().next().unwrap_or('`');
                     fence.closed =
@@ -112,24 +112,6 @@ fn is_closing_fence(line: &str, marker: char) -> bool {
     let body = line.trim_start_matches([' ', '\t', '>']);
     let run = body.len() - body.trim_start_matches(marker).len();
     run >= 3 && body[run..].trim().is_empty()
-}
-
-/// Where the line holding byte `at` ends (before its terminator).
-fn line_end(text: &str, at: usize) -> usize {
-    memchr::memchr2(b'\n', b'\r', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i)
-}
-
-/// Where the line holding byte `at` starts.
-fn line_start(text: &str, at: usize) -> usize {
-    memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..at]).map_or(0, |i| i + 1)
-}
-
-fn terminator_len(text: &str, at: usize) -> usize {
-    match text.as_bytes().get(at..at + 2) {
-        Some(b"\r\n") => 2,
-        Some([b'\n', _]) | Some([b'\r', _]) => 1,
-        _ => usize::from(at < text.len()),
-    }
 }
 
 #[cfg(test)]
