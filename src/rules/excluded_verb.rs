@@ -44,20 +44,17 @@ impl Rule for ExcludedVerb {
             let Some((excluded, replacement)) = excluded_verb(&verb.normalized()) else {
                 continue;
             };
-            let fix = replacement.map(|replacement| {
-                let (written, span) = match verb.form {
-                    // A JSON string: its span has the quotes; edit inside them, and
-                    // only when the string holds no escapes.
-                    VerbForm::ActionCode => (
-                        format!("!{replacement}"),
-                        (ctx.slice(&verb.span) == format!("\"{}\"", verb.text))
-                            .then(|| verb.span.start + 1..verb.span.end - 1),
-                    ),
-                    VerbForm::FunctionName | VerbForm::ActionKey => {
-                        (replacement.to_lowercase(), Some(verb.span.clone()))
-                    }
-                };
-                (written, span)
+            // The replacement as written, and where it goes: inside the quotes of a
+            // JSON string, and only when the string holds no escapes.
+            let fix = replacement.map(|replacement| match verb.form {
+                VerbForm::ActionCode => (
+                    format!("!{replacement}"),
+                    (ctx.slice(&verb.span) == format!("\"{}\"", verb.text))
+                        .then(|| verb.span.start + 1..verb.span.end - 1),
+                ),
+                VerbForm::FunctionName | VerbForm::ActionKey => {
+                    (replacement.to_lowercase(), Some(verb.span.clone()))
+                }
             });
             let reported = ctx.report(
                 &Self::META,
