@@ -2,9 +2,10 @@
 //! found by walking up from each linted file (cli.md, "Configuration"). Unknown keys
 //! and bad values are errors naming the key and its line.
 
-use crate::diagnostics::Severity;
-use crate::rules::registry::RULES;
-use crate::settings::{selector_matches, Settings};
+use crate::diagnostics::{RuleId, Severity};
+use crate::fs::describe_io;
+use crate::rules::registry;
+use crate::settings::{RuleSet, RuleTable, Settings};
 use crate::source::LineIndex;
 use crate::vocabulary::core_anchor;
 use serde::Deserialize;
@@ -70,15 +71,21 @@ struct PyprojectTool {
     silp_lint: Option<RawConfig>,
 }
 
-/// One loaded configuration file.
+/// One loaded configuration file, its rule selection compiled into rule sets.
 #[derive(Debug)]
 pub struct Config {
     pub path: PathBuf,
     /// Patterns are relative to this directory.
     pub root: PathBuf,
-    pub settings: Settings,
+    /// `select`, when given; every rule otherwise.
+    select: Option<RuleSet>,
+    ignore: RuleSet,
+    /// `[severity]`: a level, or `None` for `off`.
+    severity: Vec<(RuleId, Option<Severity>)>,
+    /// The vocabulary extensions; its rule table is unused (see [`Config::settings_for`]).
+    vocabulary: Settings,
     exclude: ignore::gitignore::Gitignore,
-    per_file_ignores: Vec<(globset::GlobMatcher, Vec<String>)>,
+    per_file_ignores: Vec<(globset::GlobMatcher, RuleSet)>,
 }
 
 impl Config {
@@ -89,10 +96,7 @@ impl Config {
             path: shown.clone(),
             line: 0,
             column: 0,
-            message: format!(
-                "cannot read the configuration: {}",
-                crate::walk::describe_io(&e)
-            ),
+            message: format!("cannot read the configuration: {}", describe_io(&e)),
         })?;
         let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
         Config::parse(&text, path, is_pyproject)
@@ -134,47 +138,47 @@ impl Config {
             toml::from_str::<RawConfig>(text).map_err(toml_error)?
         };
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let check_code = |code: &Spanned<String>, key: &str| -> Result<String, ConfigError> {
+        let rules_of = |code: &Spanned<String>, key: &str| -> Result<RuleSet, ConfigError> {
             let selector = code.get_ref().trim();
-            if selector.eq_ignore_ascii_case("ALL")
-                || RULES
-                    .iter()
-                    .any(|r| selector_matches(selector, r.meta().code))
-            {
-                Ok(selector.to_string())
-            } else {
-                Err(error_at(
+            let rules = registry::matching(selector);
+            if rules.is_empty() {
+                return Err(error_at(
                     code.span(),
                     format!("`{key}`: `{selector}` matches no rule code (see `silp-lint rules`)"),
-                ))
+                ));
             }
+            Ok(rules)
         };
-        let mut settings = Settings::default();
-        for code in &raw.select {
-            settings.select.push(check_code(code, "select")?);
+        let mut select = None;
+        if !raw.select.is_empty() {
+            let mut rules = RuleSet::EMPTY;
+            for code in &raw.select {
+                rules = rules.union(rules_of(code, "select")?);
+            }
+            select = Some(rules);
         }
+        let mut ignore = RuleSet::EMPTY;
         for code in &raw.ignore {
-            settings.ignore.push(check_code(code, "ignore")?);
+            ignore = ignore.union(rules_of(code, "ignore")?);
         }
+        let mut severity = Vec::new();
         for (code, level) in &raw.severity {
-            let code_text = check_code(code, "severity")?;
-            let Some(rule) = RULES
-                .iter()
-                .find(|r| r.meta().code.eq_ignore_ascii_case(&code_text))
-            else {
+            rules_of(code, "severity")?;
+            let code_text = code.get_ref().trim();
+            let Some(rule) = registry::find(code_text) else {
                 return Err(error_at(code.span(), format!("`severity`: `{code_text}` is not a rule code (prefixes are not allowed here)")));
             };
+            let code_text = rule.meta().code;
             let level_text = level.get_ref().as_str();
-            let severity = match level_text {
+            let level = match level_text {
                 "off" => None,
                 other => Some(Severity::parse(other).ok_or_else(|| {
                     error_at(level.span(), format!("`severity.{code_text}`: `{other}` is not one of error, warning, info, hint, off"))
                 })?),
             };
-            settings
-                .severity
-                .insert(rule.meta().code.to_string(), severity);
+            severity.push((rule.meta().id, level));
         }
+        let mut vocabulary = Settings::default();
         for verb in &raw.extend_verbs {
             let text = verb.get_ref();
             let valid = !text.is_empty()
@@ -184,7 +188,7 @@ impl Config {
             if !valid {
                 return Err(error_at(verb.span(), format!("`extend-verbs`: `{text}` is not an upper-case verb (letters and `_`, no `!`)")));
             }
-            settings.extend_verbs.push(text.clone());
+            vocabulary.extend_verbs.push(text.clone());
         }
         for frontend in &raw.extend_frontends {
             let text = frontend.get_ref();
@@ -198,7 +202,7 @@ impl Config {
                     format!("`extend-frontends`: `{text}` is not a frontend name"),
                 ));
             }
-            settings.extend_frontends.push(text.clone());
+            vocabulary.extend_frontends.push(text.clone());
         }
         for (mnemonic, index) in &raw.extend_anchors {
             let name = mnemonic.get_ref();
@@ -223,7 +227,7 @@ impl Config {
                     .map_or_else(|| value.to_string(), str::to_string);
                 return Err(error_at(index.span(), format!("`extend-anchors.{name}`: {written} is outside the extension range 0x8000..=0xFFFF")));
             }
-            settings.extend_anchors.push((name.clone(), value as u16));
+            vocabulary.extend_anchors.push((name.clone(), value as u16));
         }
         let mut exclude = ignore::gitignore::GitignoreBuilder::new(&root);
         for pattern in &raw.exclude {
@@ -240,16 +244,19 @@ impl Config {
                 .literal_separator(false)
                 .build()
                 .map_err(|e| error_at(pattern.span(), format!("`per-file-ignores`: {e}")))?;
-            let codes = codes
-                .iter()
-                .map(|c| check_code(c, "per-file-ignores"))
-                .collect::<Result<Vec<_>, _>>()?;
-            per_file_ignores.push((glob.compile_matcher(), codes));
+            let mut rules = RuleSet::EMPTY;
+            for code in codes {
+                rules = rules.union(rules_of(code, "per-file-ignores")?);
+            }
+            per_file_ignores.push((glob.compile_matcher(), rules));
         }
         Ok(Some(Config {
             path: path.to_path_buf(),
             root,
-            settings,
+            select,
+            ignore,
+            severity,
+            vocabulary,
             exclude,
             per_file_ignores,
         }))
@@ -266,18 +273,45 @@ impl Config {
             .is_ignore()
     }
 
-    /// The settings for one file: this file's settings plus its per-file ignores.
-    pub fn settings_for(&self, path: &Path) -> Settings {
-        let mut settings = self.settings.clone();
+    /// The rules `per-file-ignores` turns off for `path`.
+    fn ignored_for(&self, path: &Path) -> RuleSet {
+        let mut ignored = RuleSet::EMPTY;
         let path = absolute(path);
         if let Ok(relative) = path.strip_prefix(absolute(&self.root)) {
-            for (glob, codes) in &self.per_file_ignores {
+            for (glob, rules) in &self.per_file_ignores {
                 if glob.is_match(relative) {
-                    settings.ignore.extend(codes.iter().cloned());
+                    ignored = ignored.union(*rules);
                 }
             }
         }
-        settings
+        ignored
+    }
+
+    /// The settings for a file this configuration governs: `select` (or the
+    /// command line's, which replaces it), minus `ignore`, the command line's
+    /// ignores and the file's per-file ignores, with `[severity]` applied.
+    pub fn settings_for(&self, path: &Path, overrides: &CompiledOverrides) -> Settings {
+        self.settings(overrides, self.ignored_for(path))
+    }
+
+    fn settings(&self, overrides: &CompiledOverrides, ignored: RuleSet) -> Settings {
+        let select = overrides.select.or(self.select).unwrap_or(RuleSet::ALL);
+        let mut rules = RuleTable::new(select);
+        rules.disable(self.ignore.union(overrides.ignore).union(ignored));
+        for (rule, level) in &self.severity {
+            match level {
+                Some(level) => rules.set_severity(*rule, *level),
+                None => {
+                    let mut off = RuleSet::EMPTY;
+                    off.insert(*rule);
+                    rules.disable(off);
+                }
+            }
+        }
+        Settings {
+            rules,
+            ..self.vocabulary.clone()
+        }
     }
 }
 
@@ -293,7 +327,8 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Settings given on the command line, applied over every configuration.
+/// Settings given on the command line (or by an editor), applied over every
+/// configuration.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
     /// Replaces the configuration's `select` when not empty.
@@ -302,13 +337,48 @@ pub struct Overrides {
     pub ignore: Vec<String>,
 }
 
+impl Overrides {
+    /// The selectors that name no rule code.
+    pub fn unknown_selectors(&self) -> Vec<&str> {
+        self.select
+            .iter()
+            .chain(&self.ignore)
+            .map(|s| s.trim())
+            .filter(|s| registry::matching(s).is_empty())
+            .collect()
+    }
+
+    /// The overrides as rule sets (selectors naming nothing select nothing).
+    pub fn compile(&self) -> CompiledOverrides {
+        let union = |selectors: &[String]| {
+            selectors
+                .iter()
+                .fold(RuleSet::EMPTY, |set, s| set.union(registry::matching(s)))
+        };
+        CompiledOverrides {
+            select: (!self.select.is_empty()).then(|| union(&self.select)),
+            ignore: union(&self.ignore),
+        }
+    }
+}
+
+/// [`Overrides`] compiled into rule sets.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompiledOverrides {
+    select: Option<RuleSet>,
+    ignore: RuleSet,
+}
+
 /// Finds the configuration of each file (nearest `silp-lint.toml`, then
 /// `pyproject.toml` with `[tool.silp-lint]`), caching per directory. With an
 /// explicit `--config`, that file applies everywhere.
 pub struct Resolver {
     explicit: Option<Arc<Config>>,
-    overrides: Overrides,
+    overrides: CompiledOverrides,
     cache: Mutex<HashMap<PathBuf, Option<Arc<Config>>>>,
+    /// The settings made so far, by configuration and per-file ignores: files that
+    /// share both share one value.
+    settings: Mutex<HashMap<(usize, RuleSet), Arc<Settings>>>,
 }
 
 impl Resolver {
@@ -316,8 +386,9 @@ impl Resolver {
     pub fn discover(overrides: Overrides) -> Resolver {
         Resolver {
             explicit: None,
-            overrides,
+            overrides: overrides.compile(),
             cache: Mutex::new(HashMap::new()),
+            settings: Mutex::new(HashMap::new()),
         }
     }
 
@@ -338,8 +409,9 @@ impl Resolver {
         };
         Ok(Resolver {
             explicit,
-            overrides,
+            overrides: overrides.compile(),
             cache: Mutex::new(HashMap::new()),
+            settings: Mutex::new(HashMap::new()),
         })
     }
 
@@ -388,18 +460,22 @@ impl Resolver {
     }
 
     /// The settings for linting `path`: its configuration's, then the overrides.
-    pub fn settings_for(&self, path: &Path) -> Result<Settings, ConfigError> {
-        let mut settings = match self.config_for(path)? {
-            Some(config) => config.settings_for(path),
-            None => Settings::default(),
+    pub fn settings_for(&self, path: &Path) -> Result<Arc<Settings>, ConfigError> {
+        let Some(config) = self.config_for(path)? else {
+            return Ok(self.cached((0, RuleSet::EMPTY), || {
+                let mut settings = Settings::only(self.overrides.select.unwrap_or(RuleSet::ALL));
+                settings.rules.disable(self.overrides.ignore);
+                settings
+            }));
         };
-        if !self.overrides.select.is_empty() {
-            settings.select = self.overrides.select.clone();
-        }
-        settings
-            .ignore
-            .extend(self.overrides.ignore.iter().cloned());
-        Ok(settings)
+        let ignored = config.ignored_for(path);
+        let key = (Arc::as_ptr(&config) as usize, ignored);
+        Ok(self.cached(key, || config.settings(&self.overrides, ignored)))
+    }
+
+    fn cached(&self, key: (usize, RuleSet), make: impl FnOnce() -> Settings) -> Arc<Settings> {
+        let mut cache = self.settings.lock().unwrap_or_else(|p| p.into_inner());
+        cache.entry(key).or_insert_with(|| Arc::new(make())).clone()
     }
 
     /// Whether the configuration governing `path` excludes it.
@@ -416,6 +492,7 @@ impl Resolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::registry::RULES;
 
     fn parse(text: &str) -> Result<Option<Config>, ConfigError> {
         Config::parse(text, Path::new("/p/silp-lint.toml"), false)
@@ -444,21 +521,34 @@ SL405 = "off"
         )
         .unwrap()
         .unwrap();
-        let s = &config.settings;
-        assert_eq!(s.select, ["SL1", "SL201"]);
+        let rule = |code: &str| registry::find(code).unwrap().meta();
+        let none = CompiledOverrides::default();
+        let s = config.settings_for(Path::new("/p/new/a.silp"), &none);
+        let enabled: Vec<&str> = RULES
+            .iter()
+            .map(|r| r.meta())
+            .filter(|m| s.enabled(m))
+            .map(|m| m.code)
+            .collect();
+        // SL1 and SL201; SL302 is ignored, SL405 is not selected anyway.
+        assert_eq!(enabled, ["SL101", "SL102", "SL103", "SL104", "SL201"]);
         assert_eq!(s.extend_anchors, [("CustomDeploy".to_string(), 0x8001)]);
-        assert_eq!(s.severity.get("SL302"), Some(&Some(Severity::Error)));
-        assert_eq!(s.severity.get("SL405"), Some(&None));
+        assert_eq!(s.extend_verbs, ["RAISE"]);
+        assert_eq!(s.severity(rule("SL302")), Severity::Error);
+        assert_eq!(s.severity(rule("SL101")), Severity::Error);
         assert!(config.is_excluded(Path::new("/p/vendor/x/a.silp"), false));
         assert!(!config.is_excluded(Path::new("/p/src/a.silp"), false));
-        assert_eq!(
-            config.settings_for(Path::new("/p/legacy/a.silp")).ignore,
-            ["SL302", "SL101"]
-        );
-        assert_eq!(
-            config.settings_for(Path::new("/p/new/a.silp")).ignore,
-            ["SL302"]
-        );
+        let legacy = config.settings_for(Path::new("/p/legacy/a.silp"), &none);
+        assert!(!legacy.enabled(rule("SL101")));
+        assert!(legacy.enabled(rule("SL102")));
+        let everything = Overrides {
+            select: vec!["ALL".to_string()],
+            ignore: Vec::new(),
+        };
+        let s = config.settings_for(Path::new("/p/new/a.silp"), &everything.compile());
+        assert!(s.enabled(rule("SL001")));
+        assert!(!s.enabled(rule("SL302")), "ignored");
+        assert!(!s.enabled(rule("SL405")), "off");
     }
 
     #[test]
@@ -512,6 +602,9 @@ SL405 = "off"
             true,
         )
         .unwrap();
-        assert_eq!(some.unwrap().settings.ignore, ["SL302"]);
+        let some = some.unwrap();
+        let settings = some.settings_for(Path::new("/p/a.silp"), &CompiledOverrides::default());
+        let sl302 = registry::find("SL302").unwrap().meta();
+        assert!(!settings.enabled(sl302));
     }
 }

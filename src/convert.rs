@@ -17,10 +17,10 @@
 
 use crate::ir::compile::{self, Frontend};
 use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
-use crate::lint::split_trailing_comment;
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Payload};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
+use crate::syntax::lines::split_trailing_comment;
 use crate::syntax::ping;
 use crate::syntax::region::{regions, Region};
 

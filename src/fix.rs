@@ -14,13 +14,13 @@
 //! [`MEANING_PRESERVING`]). A round that fails the check is refused: the whole file
 //! is left as it was and the reason is returned.
 
-use crate::diagnostics::{Applicability, Diagnostic, Edit, Fix};
+use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::{lint_text, split_trailing_comment};
-use crate::run::CheckOptions;
+use crate::lint::lint_text;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
+use crate::syntax::lines::split_trailing_comment;
 use crate::syntax::region::{regions, Region};
 use crate::syntax::{code, ping, slip};
 use std::collections::BTreeMap;
@@ -34,32 +34,6 @@ pub const MAX_ROUNDS: usize = 10;
 /// (`!cancel` → `!CANCEL`, an excluded verb → its replacement, a req_id's case, an
 /// anchor's case), so the IR they decode to differs by design.
 pub const MEANING_PRESERVING: [&str; 4] = ["SL104", "SL408", "SL504", "SL505"];
-
-/// Applies `edits` (sorted by position, not overlapping, on char boundaries) to `text`.
-pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
-    if edits.is_empty() {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for edit in edits {
-        if edit.span.start < at || !valid_span(text, &edit.span) {
-            continue;
-        }
-        out.push_str(&text[at..edit.span.start]);
-        out.push_str(&edit.content);
-        at = edit.span.end;
-    }
-    out.push_str(&text[at..]);
-    out
-}
-
-fn valid_span(text: &str, span: &Span) -> bool {
-    span.start <= span.end
-        && span.end <= text.len()
-        && text.is_char_boundary(span.start)
-        && text.is_char_boundary(span.end)
-}
 
 /// Whether a fix of this applicability may be applied.
 fn allowed(fix: &Fix, unsafe_fixes: bool) -> bool {
@@ -142,7 +116,7 @@ fn choose<'d>(
         .filter_map(|d| {
             let fix = d.fix.as_ref().filter(|f| allowed(f, unsafe_fixes))?;
             let mut spans: Vec<&Span> = fix.edits.iter().map(|e| &e.span).collect();
-            if spans.is_empty() || !spans.iter().all(|s| valid_span(text, s)) {
+            if spans.is_empty() || !spans.iter().all(|s| is_valid_span(text, s)) {
                 return None;
             }
             spans.sort_by_key(|s| (s.start, s.end));
@@ -447,84 +421,6 @@ pub fn verify_same_meaning(old: &str, new: &str, kind: FileKind) -> Result<(), S
     Ok(())
 }
 
-/// What `check --fix` did to one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FixedFile {
-    pub path: String,
-    /// How many diagnostics' fixes were applied and written.
-    pub applied: usize,
-    /// How many of them each rule had, by code.
-    pub by_rule: BTreeMap<&'static str, usize>,
-}
-
-/// The result of fixing some paths: the files that changed, and errors (unreadable
-/// inputs, refused fixes, failed writes; those files are left as they were).
-#[derive(Debug, Default)]
-pub struct FixRun {
-    pub files: Vec<FixedFile>,
-    pub errors: Vec<String>,
-}
-
-impl FixRun {
-    /// How many diagnostics were fixed, over all files.
-    pub fn applied(&self) -> usize {
-        self.files.iter().map(|f| f.applied).sum()
-    }
-
-    /// How many diagnostics each rule had fixed, over all files, by code.
-    pub fn by_rule(&self) -> BTreeMap<&'static str, usize> {
-        let mut total = BTreeMap::new();
-        for file in &self.files {
-            for (code, count) in &file.by_rule {
-                *total.entry(*code).or_insert(0) += count;
-            }
-        }
-        total
-    }
-}
-
-/// Applies the fixes of every file under `paths` in place. Only files that change
-/// are written, each atomically.
-/// Each file is linted with the settings of its configuration, as `check` does.
-pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -> FixRun {
-    use rayon::prelude::*;
-    let walked = crate::walk::walk(paths, &options.resolver, options.force_exclude);
-    let results: Vec<Result<Option<FixedFile>, String>> = walked
-        .files
-        .par_iter()
-        .map(|file| {
-            let settings = options
-                .resolver
-                .settings_for(std::path::Path::new(&file.path))
-                .map_err(|e| e.to_string())?;
-            let text = crate::run::read_source(&file.path)?;
-            let fixed = fix_text(&text, file.kind, &settings, unsafe_fixes)
-                .map_err(|error| format!("{}: {error}; file left unchanged", file.path))?;
-            if fixed.text == text {
-                return Ok(None);
-            }
-            crate::write::write_atomic(&file.path, &fixed.text)?;
-            Ok(Some(FixedFile {
-                path: file.path.clone(),
-                applied: fixed.applied,
-                by_rule: fixed.by_rule,
-            }))
-        })
-        .collect();
-    let mut run = FixRun {
-        errors: walked.errors,
-        ..FixRun::default()
-    };
-    for result in results {
-        match result {
-            Ok(Some(file)) => run.files.push(file),
-            Ok(None) => {}
-            Err(error) => run.errors.push(error),
-        }
-    }
-    run
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,12 +446,5 @@ mod tests {
         assert!(verify_same_meaning("start(a)", "start(b)", FileKind::Silp).is_err());
         assert!(verify_same_meaning("start(a)", "start(a", FileKind::Silp).is_err());
         assert!(verify_same_meaning("start(a)", "start(a)\nstop(b)", FileKind::Silp).is_err());
-    }
-
-    #[test]
-    fn edits_off_char_boundaries_are_ignored() {
-        let text = "é";
-        assert_eq!(apply_edits(text, &[Edit::replace(1..2, "x")]), "é");
-        assert_eq!(apply_edits(text, &[Edit::replace(0..2, "e")]), "e");
     }
 }

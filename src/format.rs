@@ -23,10 +23,10 @@
 //! and keep the same comment boundary, so formatting can never change what a payload
 //! means. A line that fails the check is left as it is.
 
-use crate::diagnostics::Edit;
-use crate::lint::split_trailing_comment;
-use crate::source::{floor_char_boundary, FileKind};
+use crate::diagnostics::{apply_edits, Edit};
+use crate::source::FileKind;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
+use crate::syntax::lines::split_trailing_comment;
 use crate::syntax::ping;
 use crate::syntax::region::regions;
 use crate::syntax::slip::{self, Message};
@@ -252,38 +252,6 @@ pub fn format_slip_line(line: &str) -> Option<String> {
     same.then_some(formatted)
 }
 
-/// The smallest edit turning `old` (which starts at byte `start` of its file) into
-/// `new`: the common prefix and suffix are left out.
-pub fn minimal_edit(start: usize, old: &str, new: &str) -> Edit {
-    let prefix = old
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let prefix = floor_char_boundary(old, prefix.min(new.len()));
-    let prefix = floor_char_boundary(new, prefix);
-    let max_suffix = (old.len() - prefix).min(new.len() - prefix);
-    let suffix = old
-        .bytes()
-        .rev()
-        .zip(new.bytes().rev())
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut old_end = old.len() - suffix;
-    let mut new_end = new.len() - suffix;
-    // Move the cut forward to char boundaries in both texts (they hold the same
-    // suffix bytes, so one step fixes both).
-    while !old.is_char_boundary(old_end) || !new.is_char_boundary(new_end) {
-        old_end += 1;
-        new_end += 1;
-    }
-    Edit::replace(
-        start + prefix..start + old_end,
-        new.get(prefix..new_end).unwrap_or(""),
-    )
-}
-
 /// The edits that bring every payload of a file of `kind` to canonical form, in
 /// file order, one per changed line. Only `.silp`, `.slip` and the `silp` and `slip`
 /// blocks of Markdown pages are formatted.
@@ -297,7 +265,7 @@ pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
         };
         for line in region.lines() {
             if let Some(formatted) = format_line(line.text) {
-                edits.push(minimal_edit(line.start, line.text, &formatted));
+                edits.push(Edit::minimal(line.start, line.text, &formatted));
             }
         }
     }
@@ -311,67 +279,7 @@ pub fn formats(kind: FileKind) -> bool {
 
 /// A file's text in canonical form (the text itself when nothing changes).
 pub fn format_text(text: &str, kind: FileKind) -> String {
-    crate::fix::apply_edits(text, &format_edits(text, kind))
-}
-
-/// What `fmt` did (or, with `check`, would do) to one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormattedFile {
-    pub path: String,
-    /// Whether the file is (or would be) rewritten.
-    pub changed: bool,
-}
-
-/// The result of `fmt` over some paths: files in path order, and errors (unreadable
-/// inputs, refused writes).
-#[derive(Debug, Default)]
-pub struct FormatRun {
-    pub files: Vec<FormattedFile>,
-    pub errors: Vec<String>,
-}
-
-/// Formats the `.silp`, `.slip` and Markdown files under `paths` in place, or with
-/// `check` only reports which would change. A file is written only when it changes,
-/// atomically, after checking that every payload still means the same. Files are
-/// found as `check` finds them (configuration `exclude` included); rule selection
-/// does not apply: fmt always prints the canonical form.
-pub fn format_paths(
-    paths: &[String],
-    options: &crate::run::CheckOptions,
-    check: bool,
-) -> FormatRun {
-    use rayon::prelude::*;
-    let walked = crate::walk::walk(paths, &options.resolver, options.force_exclude);
-    let results: Vec<Result<FormattedFile, String>> = walked
-        .files
-        .par_iter()
-        .filter(|file| formats(file.kind))
-        .map(|file| {
-            let text = crate::run::read_source(&file.path)?;
-            let formatted = format_text(&text, file.kind);
-            let changed = formatted != text;
-            if changed && !check {
-                crate::fix::verify_same_meaning(&text, &formatted, file.kind)
-                    .map_err(|error| format!("{}: {error}", file.path))?;
-                crate::write::write_atomic(&file.path, &formatted)?;
-            }
-            Ok(FormattedFile {
-                path: file.path.clone(),
-                changed,
-            })
-        })
-        .collect();
-    let mut run = FormatRun {
-        errors: walked.errors,
-        ..FormatRun::default()
-    };
-    for result in results {
-        match result {
-            Ok(file) => run.files.push(file),
-            Err(error) => run.errors.push(error),
-        }
-    }
-    run
+    apply_edits(text, &format_edits(text, kind))
 }
 
 #[cfg(test)]
@@ -461,15 +369,5 @@ mod tests {
             format_text(page, FileKind::Markdown),
             "# Title\n\n```silp\nstart(a)\n```\n\n```slip\nSLIP v1 a b Accept\n```\n"
         );
-    }
-
-    #[test]
-    fn minimal_edits_cut_on_char_boundaries() {
-        let edit = minimal_edit(10, "a( é )", "a(é)");
-        assert_eq!(edit.span, 12..16);
-        assert_eq!(edit.content, "é");
-        let edit = minimal_edit(0, "é", "è");
-        assert_eq!(edit.span, 0..2);
-        assert_eq!(edit.content, "è");
     }
 }

@@ -9,7 +9,7 @@ use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::json::{is_verbatim, parse_json, parse_json_recovering, JsonNode, JsonValue};
-use crate::syntax::lines::{terminator_len, Line};
+use crate::syntax::lines::{split_trailing_comment, terminator_len, Line};
 use crate::syntax::region::{self, Region};
 use crate::syntax::suppression::{self, Suppression};
 use crate::syntax::{code, nlip, ping, slip, SyntaxError};
@@ -502,16 +502,4 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
             node.type_name()
         ),
     )
-}
-
-/// Splits a `.silp` line into its payload (trailing white space trimmed) and the
-/// index of the `#` of a trailing comment: ` #` (white space, then `#`) starts one.
-pub fn split_trailing_comment(line: &str) -> (&str, Option<usize>) {
-    let bytes = line.as_bytes();
-    for i in memchr::memchr_iter(b'#', bytes) {
-        if i > 0 && (bytes[i - 1] == b' ' || bytes[i - 1] == b'\t') {
-            return (line[..i].trim_end(), Some(i));
-        }
-    }
-    (line.trim_end(), None)
 }

@@ -1,19 +1,93 @@
-//! Which rules run and how: rule selection, severities and vocabulary extensions.
-//! The CLI builds these from flags (and configuration files); the server likewise.
+//! Which rules run and how: the rule table (selection and severities, compiled once
+//! when configuration loads, as ruff's `RuleTable`) and the vocabulary extensions.
+//! Configuration files and CLI flags are compiled into these by `config`; rules and
+//! the linter only ask them.
 
-use crate::diagnostics::Severity;
-use crate::rules::RuleMeta;
-use std::collections::HashMap;
+use crate::diagnostics::{RuleId, RuleMeta, Severity};
+
+/// A set of rules, as bits of their ids.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RuleSet(u128);
+
+impl RuleSet {
+    /// How many rules a set can hold (the registry checks it stays below).
+    pub const CAPACITY: usize = 128;
+    pub const EMPTY: RuleSet = RuleSet(0);
+    /// Every rule, whatever the registry holds.
+    pub const ALL: RuleSet = RuleSet(u128::MAX);
+
+    pub fn insert(&mut self, id: RuleId) {
+        self.0 |= 1 << id.index();
+    }
+
+    pub fn contains(self, id: RuleId) -> bool {
+        self.0 & (1 << id.index()) != 0
+    }
+
+    pub fn union(self, other: RuleSet) -> RuleSet {
+        RuleSet(self.0 | other.0)
+    }
+
+    pub fn difference(self, other: RuleSet) -> RuleSet {
+        RuleSet(self.0 & !other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+}
+
+/// Rule selection resolved for one file: which rules run, and at which severity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleTable {
+    enabled: RuleSet,
+    /// Severity overrides by rule id; `None` keeps the rule's default.
+    severity: [Option<Severity>; RuleSet::CAPACITY],
+}
+
+impl Default for RuleTable {
+    /// Every rule, at its default severity.
+    fn default() -> RuleTable {
+        RuleTable::new(RuleSet::ALL)
+    }
+}
+
+impl RuleTable {
+    /// The rules of `enabled`, at their default severities.
+    pub fn new(enabled: RuleSet) -> RuleTable {
+        RuleTable {
+            enabled,
+            severity: [None; RuleSet::CAPACITY],
+        }
+    }
+
+    pub fn enabled(&self, rule: &RuleMeta) -> bool {
+        self.enabled.contains(rule.id)
+    }
+
+    pub fn severity(&self, rule: &RuleMeta) -> Severity {
+        self.severity[rule.id.index()].unwrap_or(rule.severity)
+    }
+
+    pub fn set_severity(&mut self, rule: RuleId, severity: Severity) {
+        self.severity[rule.index()] = Some(severity);
+    }
+
+    /// Turns the rules of `rules` off.
+    pub fn disable(&mut self, rules: RuleSet) {
+        self.enabled = self.enabled.difference(rules);
+    }
+}
 
 /// Resolved lint settings for one file.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
-    /// Codes or code prefixes to run; empty means every rule.
-    pub select: Vec<String>,
-    /// Codes or code prefixes never to run (wins over `select`).
-    pub ignore: Vec<String>,
-    /// Per-code severity overrides; `None` turns the rule off.
-    pub severity: HashMap<String, Option<Severity>>,
+    /// Which rules run, at which severity.
+    pub rules: RuleTable,
     /// Installation verbs accepted besides the whitelist (upper case, no `!`).
     pub extend_verbs: Vec<String>,
     /// Frontend names accepted besides the standard five.
@@ -22,24 +96,52 @@ pub struct Settings {
     pub extend_anchors: Vec<(String, u16)>,
 }
 
-/// Whether a rule code is named by a selector: a whole code or a prefix (`SL1`).
-pub fn selector_matches(selector: &str, code: &str) -> bool {
-    selector.eq_ignore_ascii_case("ALL") || code.starts_with(&selector.to_ascii_uppercase())
-}
-
 impl Settings {
+    /// The defaults with only the rules of `rules` running.
+    pub fn only(rules: RuleSet) -> Settings {
+        Settings {
+            rules: RuleTable::new(rules),
+            ..Settings::default()
+        }
+    }
+
     pub fn enabled(&self, rule: &RuleMeta) -> bool {
-        let selected =
-            self.select.is_empty() || self.select.iter().any(|s| selector_matches(s, rule.code));
-        selected
-            && !self.ignore.iter().any(|s| selector_matches(s, rule.code))
-            && !matches!(self.severity.get(rule.code), Some(None))
+        self.rules.enabled(rule)
     }
 
     pub fn severity(&self, rule: &RuleMeta) -> Severity {
-        match self.severity.get(rule.code) {
-            Some(Some(severity)) => *severity,
-            _ => rule.severity,
+        self.rules.severity(rule)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(id: u8, severity: Severity) -> RuleMeta {
+        RuleMeta {
+            id: RuleId::new(id),
+            code: "SL999",
+            name: "test",
+            severity,
+            doc: "",
+            protocol_error: None,
         }
+    }
+
+    #[test]
+    fn tables_answer_by_id_with_default_severities() {
+        let warning = meta(3, Severity::Warning);
+        let mut set = RuleSet::EMPTY;
+        set.insert(warning.id);
+        let mut table = RuleTable::new(set);
+        assert!(table.enabled(&warning));
+        assert!(!table.enabled(&meta(4, Severity::Error)));
+        assert_eq!(table.severity(&warning), Severity::Warning);
+        table.set_severity(warning.id, Severity::Error);
+        assert_eq!(table.severity(&warning), Severity::Error);
+        table.disable(set);
+        assert!(!table.enabled(&warning));
+        assert!(RuleTable::default().enabled(&meta(127, Severity::Hint)));
     }
 }

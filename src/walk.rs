@@ -1,10 +1,14 @@
 //! Finding the files of a run: explicit files as given, directories walked like
 //! ripgrep (gitignore-aware, hidden entries skipped), sorted for stable output.
 
-use crate::config::Resolver;
+use crate::fs::describe_io;
 use crate::source::FileKind;
 use std::path::Path;
 use std::sync::Arc;
+
+/// Whether a path (a file, or a directory when the flag says so) is excluded from
+/// a run: the configuration's `exclude`, as the caller resolves it.
+pub type Exclusion = Arc<dyn Fn(&Path, bool) -> bool + Send + Sync>;
 
 /// A file to lint, named as the user named it (joined with the walked part).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,21 +27,22 @@ pub struct Walk {
 
 /// Expands `paths` into the payload files below them, sorted by path. An explicit
 /// file whose kind cannot be told from its name is an error; a walked one is skipped.
-/// Configuration `exclude` patterns apply to walked entries, and to explicit paths
-/// too with `force_exclude` (as pre-commit passes files one by one).
+/// `excluded` (the configuration's `exclude` patterns) applies to walked entries,
+/// and to explicit paths too with `force_exclude` (as pre-commit passes files one
+/// by one).
 ///
 /// No paths at all walks the current directory, naming its files by the walked
 /// part alone (`a.slip`): nothing was given to keep. An explicit `.` gives `./a.slip`.
-pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> Walk {
+pub fn walk(paths: &[String], excluded: &Exclusion, force_exclude: bool) -> Walk {
     let mut walk = Walk::default();
     if paths.is_empty() {
-        walk_directory(".", Naming::WalkedPart, resolver, &mut walk);
+        walk_directory(".", Naming::WalkedPart, excluded, &mut walk);
     }
     for given in paths {
         let path = Path::new(given);
         let metadata = std::fs::metadata(path);
         let is_dir = metadata.as_ref().is_ok_and(|m| m.is_dir());
-        if force_exclude && resolver.is_excluded(path, is_dir) {
+        if force_exclude && excluded(path, is_dir) {
             continue;
         }
         match metadata {
@@ -51,7 +56,7 @@ pub fn walk(paths: &[String], resolver: &Arc<Resolver>, force_exclude: bool) -> 
                     "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
                 )),
             },
-            Ok(_) => walk_directory(given, Naming::AsGiven, resolver, &mut walk),
+            Ok(_) => walk_directory(given, Naming::AsGiven, excluded, &mut walk),
         }
     }
     walk.files.sort();
@@ -74,8 +79,8 @@ enum Naming {
     WalkedPart,
 }
 
-fn walk_directory(root: &str, naming: Naming, resolver: &Arc<Resolver>, walk: &mut Walk) {
-    let filter = Arc::clone(resolver);
+fn walk_directory(root: &str, naming: Naming, excluded: &Exclusion, walk: &mut Walk) {
+    let filter = Arc::clone(excluded);
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
@@ -84,7 +89,7 @@ fn walk_directory(root: &str, naming: Naming, resolver: &Arc<Resolver>, walk: &m
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            entry.depth() == 0 || !filter.is_excluded(entry.path(), is_dir)
+            entry.depth() == 0 || !filter(entry.path(), is_dir)
         })
         .build();
     for entry in walker {
@@ -148,14 +153,5 @@ fn describe_walk_error(error: &ignore::Error) -> String {
         }
         ignore::Error::Io(io) => describe_io(io),
         other => other.to_string(),
-    }
-}
-
-/// An I/O error as a short sentence ("No such file or directory").
-pub fn describe_io(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
     }
 }

@@ -16,6 +16,7 @@ use silp_lint::convert;
 use silp_lint::ir::compile::{self, semantics};
 use silp_lint::ir::Ir;
 use silp_lint::lint::lint_text;
+use silp_lint::rules::registry;
 use silp_lint::settings::Settings;
 use silp_lint::source::FileKind;
 use silp_lint::syntax::json::parse_json;
@@ -278,10 +279,7 @@ fn decode_document(text: &str) -> Ir {
 }
 
 fn sl502(text: &str) -> Vec<String> {
-    let settings = Settings {
-        select: vec!["SL502".to_string()],
-        ..Settings::default()
-    };
+    let settings = Settings::only(registry::matching("SL502"));
     lint_text(text, FileKind::SilpJson, &settings)
         .diagnostics
         .iter()

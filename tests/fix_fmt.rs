@@ -35,10 +35,7 @@ fn visible(text: &str) -> String {
 }
 
 fn only(code: &str) -> Settings {
-    Settings {
-        select: vec![code.to_string()],
-        ..Settings::default()
-    }
+    Settings::only(registry::matching(code))
 }
 
 // ---------------------------------------------------------------- formatter output

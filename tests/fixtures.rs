@@ -2,9 +2,9 @@
 //! with only that rule selected, and the rendered human output is compared with
 //! `tests/snapshots/`. Every rule must have a fixture folder.
 
-use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::lint::lint_files;
-use silp_lint::rules::registry::RULES;
+use silp_lint::render::{self, FileDiagnostics, OutputFormat};
+use silp_lint::rules::registry::{self, RULES};
 use silp_lint::settings::Settings;
 use silp_lint::source::FileKind;
 use std::path::Path;
@@ -15,14 +15,13 @@ fn render_fixture(code: &str, path: &Path) -> String {
     let kind = FileKind::from_path(&name).expect("fixture has a payload extension");
     // A suppression is only used when the rule it names runs, so SL801's fixtures
     // run the rules they suppress too.
-    let mut select = vec![code.to_string()];
+    let mut select = registry::matching(code);
     if code == "SL801" {
-        select.extend(["SL1".to_string(), "SL4".to_string(), "SL6".to_string()]);
+        for suppressed in ["SL1", "SL4", "SL6"] {
+            select = select.union(registry::matching(suppressed));
+        }
     }
-    let settings = Settings {
-        select,
-        ..Settings::default()
-    };
+    let settings = Settings::only(select);
     let diagnostics = lint_files(&[(&name, &text, kind, &settings)]).remove(0);
     let files = [FileDiagnostics {
         path: &name,

@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use silp_lint::diagnostics::{Applicability, Diagnostic, Severity};
 use silp_lint::lint::lint_text;
-use silp_lint::settings::Settings;
+use silp_lint::rules::registry;
+use silp_lint::settings::{RuleSet, Settings};
 use silp_lint::source::FileKind;
 
 fn lint_with(text: &str, settings: &Settings) -> Vec<Diagnostic> {
@@ -219,10 +220,7 @@ fn sl601_configured_extension_anchors_are_accepted() {
 fn sl602_fallback_without_payload() {
     let text = "SLIP v1 devops sre Fallback\nSLIP v1 devops sre Fallback   \nSLIP v1 devops sre Fallback thread42\nSLIP v1 devops sre Fallback thread42 restart pods\nSLIP v1 devops sre Fallback \"restart pods\"\nSLIP v1 devops sre MetaAck\n";
     // The trailing blanks of line 2 are SL504's business.
-    let ignore_format = Settings {
-        ignore: vec!["SL504".to_string()],
-        ..Settings::default()
-    };
+    let ignore_format = Settings::only(RuleSet::ALL.difference(registry::matching("SL504")));
     let diagnostics = lint_with(text, &ignore_format);
     assert_eq!(
         found(text, &diagnostics),
@@ -325,10 +323,7 @@ fn one_line_can_break_several_rules() {
 
 #[test]
 fn rules_can_be_turned_off() {
-    let settings = Settings {
-        ignore: vec!["SL60".to_string()],
-        ..Settings::default()
-    };
+    let settings = Settings::only(RuleSet::ALL.difference(registry::matching("SL60")));
     let text = "SLIP v3 bøb alice Fallbak thread7 café";
     assert!(lint_with(text, &settings).is_empty());
 }

@@ -4,12 +4,13 @@
 use clap::{Parser, Subcommand};
 use silp_lint::config::{Overrides, Resolver};
 use silp_lint::convert::Target;
-use silp_lint::diagnostics::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::diagnostics::Severity;
+use silp_lint::driver::{self, CheckOptions, StdinSource};
+use silp_lint::format;
+use silp_lint::fs::{decode_utf8, read_source};
+use silp_lint::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::rules::registry::{self, RULES};
-use silp_lint::run::{self, CheckOptions, StdinSource};
 use silp_lint::source::{FileKind, LineIndex};
-use silp_lint::{fix, format};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -203,15 +204,9 @@ fn check(args: CheckArgs) -> ExitCode {
         select: selectors(&args.select),
         ignore: selectors(&args.ignore),
     };
-    for selector in overrides.select.iter().chain(&overrides.ignore) {
-        let known = selector.eq_ignore_ascii_case("ALL")
-            || RULES
-                .iter()
-                .any(|r| silp_lint::settings::selector_matches(selector, r.meta().code));
-        if !known {
-            eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
-            return ExitCode::from(2);
-        }
+    if let Some(selector) = overrides.unknown_selectors().first() {
+        eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");
+        return ExitCode::from(2);
     }
     let mut paths = args.paths;
     args.inputs.read_stdin_when_named(&mut paths);
@@ -241,7 +236,7 @@ fn check(args: CheckArgs) -> ExitCode {
             eprintln!("error: --fix rewrites files in place and cannot fix standard input");
             return ExitCode::from(2);
         }
-        let fixed = fix::fix_paths(&paths, &options, args.unsafe_fixes);
+        let fixed = driver::fix_paths(&paths, &options, args.unsafe_fixes);
         let count = fixed.applied();
         let by_rule: Vec<String> = fixed
             .by_rule()
@@ -261,7 +256,7 @@ fn check(args: CheckArgs) -> ExitCode {
         ));
         errors.extend(fixed.errors);
     }
-    let run = run::check(&paths, stdin, &options);
+    let run = driver::check(&paths, stdin, &options);
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -310,7 +305,7 @@ fn check(args: CheckArgs) -> ExitCode {
 /// Prints the run's diagnostics file by file (each file's text is read again
 /// only while its diagnostics are shown), then the summary for people.
 fn write_report(
-    run: &run::CheckRun,
+    run: &driver::CheckRun,
     format: OutputFormat,
     color: bool,
     quiet: bool,
@@ -359,7 +354,7 @@ fn fmt(args: FmtArgs) -> ExitCode {
         Ok(options) => options,
         Err(code) => return code,
     };
-    let run = format::format_paths(&paths, &options, args.check);
+    let run = driver::format_paths(&paths, &options, args.check);
     let changed = run.files.iter().filter(|f| f.changed).count();
     let unchanged = run.files.len() - changed;
     let plural = |n: usize| if n == 1 { "" } else { "s" };
@@ -405,7 +400,7 @@ fn fmt_stdin(name: &str, check: bool) -> ExitCode {
         eprintln!("error: cannot read standard input: {error}");
         return ExitCode::from(2);
     }
-    let text = match run::decode_utf8(name, bytes) {
+    let text = match decode_utf8(name, bytes) {
         Ok(text) => text,
         Err(error) => {
             eprintln!("error: {error}");
@@ -446,7 +441,7 @@ fn convert(args: ConvertArgs) -> ExitCode {
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        match run::decode_utf8(&name, bytes) {
+        match decode_utf8(&name, bytes) {
             Ok(text) => (name, text),
             Err(error) => {
                 eprintln!("error: {error}");
@@ -454,7 +449,7 @@ fn convert(args: ConvertArgs) -> ExitCode {
             }
         }
     } else {
-        match run::read_source(&args.file) {
+        match read_source(&args.file) {
             Ok(text) => (args.file.clone(), text),
             Err(error) => {
                 eprintln!("error: {error}");

@@ -1,7 +1,7 @@
 //! Hover text (Markdown): verbs and anchors from the vocabulary, JSON keys from the
 //! normative IR schema, and rules from their documentation.
 
-use crate::rules::RuleMeta;
+use crate::diagnostics::RuleMeta;
 use crate::settings::Settings;
 use crate::vocabulary;
 use serde_json::Value;

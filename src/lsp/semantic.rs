@@ -2,11 +2,11 @@
 //! highlighting and hover) and one symbol per payload (for the outline). Independent
 //! of the protocol; the server converts spans to LSP positions.
 
-use crate::lint::split_trailing_comment;
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
 use crate::syntax::json::{parse_json, JsonNode, JsonValue};
 use crate::syntax::lines::lines;
+use crate::syntax::lines::split_trailing_comment;
 use crate::syntax::{ping, slip};
 use crate::vocabulary;
 

@@ -12,11 +12,11 @@ use super::document::{apply_changes, document_kind, Encoding, Snapshot};
 use super::hover;
 use super::semantic::{self, Meaning, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
 use crate::config::{Overrides, Resolver};
+use crate::diagnostics::RuleMeta;
 use crate::diagnostics::{Applicability, Diagnostic, Fix, Severity};
 use crate::format;
 use crate::lint::{cross_file, lint_text, sort_and_dedup, FileLint, LintedFile};
 use crate::relint::relint;
-use crate::rules::RuleMeta;
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use std::collections::{HashMap, HashSet};
@@ -208,7 +208,7 @@ fn settings_for(resolver: &Resolver, uri: &Uri) -> (Arc<Settings>, Option<String
         return (Arc::new(Settings::default()), None);
     };
     match resolver.settings_for(&path) {
-        Ok(settings) => (Arc::new(settings), None),
+        Ok(settings) => (settings, None),
         Err(error) => (Arc::new(Settings::default()), Some(error.to_string())),
     }
 }

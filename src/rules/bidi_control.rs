@@ -1,4 +1,4 @@
-use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
+use super::{declare_rule, report_deletable_char, Context, Rule};
 use crate::source::Span;
 use crate::unicode::{bidi_control_name, non_ascii_chars};
 
@@ -36,10 +36,6 @@ declare_rule! {
 }
 
 impl Rule for BidiControl {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_prose(&self, ctx: &mut Context, span: Span) {
         self.check_text(ctx, span);
     }

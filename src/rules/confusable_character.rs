@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
@@ -71,10 +71,6 @@ declare_rule! {
 }
 
 impl Rule for ConfusableCharacter {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_text(&self, ctx: &mut Context, span: Span) {
         let region = ctx.slice(&span);
         for (offset, word) in non_ascii_words(region) {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::Related;
 use crate::ir::{Entity, Ir, Origin};
 use crate::repeats::repeats;
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for DuplicateEntityId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         // An entity without a written `id` is SL401's.
         let entities: Vec<&Entity> = ir

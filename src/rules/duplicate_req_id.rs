@@ -1,4 +1,4 @@
-use super::{declare_rule, Rule, RuleMeta, RunContext};
+use super::{declare_rule, Rule, RunContext};
 use crate::diagnostics::Related;
 use crate::repeats::repeats;
 use std::collections::BTreeMap;
@@ -30,10 +30,6 @@ declare_rule! {
 }
 
 impl Rule for DuplicateReqId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_run(&self, run: &mut RunContext) {
         // The uses of each repeated value, keyed and so ordered by its first use.
         let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();

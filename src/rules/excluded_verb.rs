@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::ir::{Ir, VerbForm};
 use crate::vocabulary::excluded_verb;
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for ExcludedVerb {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in &ir.verbs {
             let Some((excluded, replacement)) = excluded_verb(&verb.normalized()) else {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::slip::Message;
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for FallbackWithoutPayload {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
         let Some(anchor) = &message.anchor else {
             return;

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::syntax::code::{Constraint, Payload, Word};
 
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for FunctionNameCase {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_code(&self, ctx: &mut Context, payload: &Payload) {
         let calls = payload.actions.iter().chain(
             payload

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::describe_found;
 use crate::syntax::slip::{Message, SlipToken};
 
@@ -68,10 +68,6 @@ impl InvalidAgentId {
 }
 
 impl Rule for InvalidAgentId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
         if let Some(src) = &message.src {
             Self::check_agent(ctx, src, "source");

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::ping::Probe;
 use crate::vocabulary::HEARTBEATS;
 
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for InvalidHeartbeat {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ping(&self, ctx: &mut Context, probe: &Probe) {
         let Some(heartbeat) = &probe.heartbeat else {
             return;

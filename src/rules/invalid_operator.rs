@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 use crate::vocabulary::OPERATORS;
 
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for InvalidOperator {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for operator in ir.constraints.iter().filter_map(|c| c.operator.as_ref()) {
             if OPERATORS.contains(&operator.as_str()) {

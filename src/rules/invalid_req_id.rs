@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::ir::Ir;
 
@@ -41,10 +41,6 @@ pub fn is_valid_req_id(id: &str) -> bool {
 }
 
 impl Rule for InvalidReqId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         let Some(req_id) = &ir.meta.req_id else {
             return;

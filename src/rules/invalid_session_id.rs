@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 use crate::syntax::ping::Probe;
 
@@ -43,10 +43,6 @@ fn check(ctx: &mut Context, id: &str, span: crate::source::Span) {
 }
 
 impl Rule for InvalidSessionId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         if let Some(session) = &ir.meta.session_id {
             check(ctx, session, session.span.clone());

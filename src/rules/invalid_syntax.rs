@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::SyntaxError;
 
 declare_rule! {
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for InvalidSyntax {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_syntax_errors(&self, ctx: &mut Context, errors: &[SyntaxError]) {
         for error in errors {
             ctx.report(&Self::META, error.span.clone(), error.message.clone());

@@ -1,4 +1,4 @@
-use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
+use super::{declare_rule, report_deletable_char, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::source::Span;
 use crate::unicode::{
@@ -56,10 +56,6 @@ declare_rule! {
 }
 
 impl Rule for InvisibleCharacter {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_prose(&self, ctx: &mut Context, span: Span) {
         self.check_text(ctx, span);
     }

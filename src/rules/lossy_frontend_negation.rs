@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 
 declare_rule! {
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for LossyFrontendNegation {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         if let Some(out) = &ir.meta.out {
             if out.node == "llmlingua2" && ir.has_negation() {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::ir::{Ir, VerbForm};
 
@@ -45,10 +45,6 @@ pub fn is_well_formed(code: &str) -> bool {
 }
 
 impl Rule for MalformedActionCode {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in ir.verbs.iter().filter(|v| v.form == VerbForm::ActionCode) {
             if is_well_formed(&verb.text) {

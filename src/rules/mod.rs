@@ -41,7 +41,7 @@ mod unsupported_version;
 mod unused_suppression;
 mod zero_width_character;
 
-use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
+use crate::diagnostics::{Diagnostic, Fix, Related, RuleMeta};
 use crate::ir::Ir;
 use crate::settings::Settings;
 use crate::source::Span;
@@ -52,47 +52,9 @@ use crate::syntax::slip::Message;
 use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
 
-/// The fixed facts of a rule: its public code and name, default severity and docs.
-#[derive(Debug)]
-pub struct RuleMeta {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub severity: Severity,
-    /// The rule's doc comment, one source line per line.
-    pub doc: &'static str,
-    /// The SILP protocol error code a receiver would answer with, if any.
-    pub protocol_error: Option<&'static str>,
-}
-
-impl RuleMeta {
-    /// The doc comment as Markdown, with the comment's leading space removed.
-    pub fn documentation(&self) -> String {
-        let mut out = String::with_capacity(self.doc.len());
-        for line in self.doc.lines() {
-            out.push_str(line.strip_prefix(' ').unwrap_or(line));
-            out.push('\n');
-        }
-        out
-    }
-
-    /// The first sentence of "What it does", for rule lists and SARIF short text.
-    pub fn summary(&self) -> String {
-        let doc = self.documentation();
-        let body = doc
-            .split("## What it does")
-            .nth(1)
-            .unwrap_or(&doc)
-            .trim_start();
-        let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
-        let sentence = match para.find(". ") {
-            Some(end) => &para[..=end],
-            None => para.as_str(),
-        };
-        sentence.trim().to_string()
-    }
-}
-
-/// Declares a rule's struct and its [`RuleMeta`] from its doc comment.
+/// Declares a rule's struct, its [`RuleMeta`] (from its doc comment and registry
+/// position) and its [`Declared`] impl. A rule not listed in `registry.rs` has no
+/// id and does not compile.
 macro_rules! declare_rule {
     (
         $(#[doc = $doc:literal])*
@@ -108,7 +70,8 @@ macro_rules! declare_rule {
         pub struct $name;
 
         impl $name {
-            pub const META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
+            pub const META: $crate::diagnostics::RuleMeta = $crate::diagnostics::RuleMeta {
+                id: $crate::rules::registry::id::$name,
                 code: $code,
                 name: $rule_name,
                 severity: $crate::diagnostics::Severity::$severity,
@@ -116,17 +79,26 @@ macro_rules! declare_rule {
                 protocol_error: declare_rule!(@option $($protocol_error)?),
             };
         }
+
+        impl $crate::rules::Declared for $name {
+            fn meta(&self) -> &'static $crate::diagnostics::RuleMeta {
+                &Self::META
+            }
+        }
     };
     (@option) => { None };
     (@option $value:literal) => { Some($value) };
 }
 pub(crate) use declare_rule;
 
+/// What `declare_rule!` implements for every rule: its fixed facts.
+pub trait Declared {
+    fn meta(&self) -> &'static RuleMeta;
+}
+
 /// A lint rule. Every hook defaults to doing nothing; a rule overrides the ones for
 /// what it inspects. Hooks receive spans that are byte offsets into the whole file.
-pub trait Rule: Sync {
-    fn meta(&self) -> &'static RuleMeta;
-
+pub trait Rule: Declared + Sync {
     /// Syntax errors from any parser (SL001).
     fn check_syntax_errors(&self, _ctx: &mut Context, _errors: &[SyntaxError]) {}
     /// Raw text of a file or an embedded block, before anything normalises it.

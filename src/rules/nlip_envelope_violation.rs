@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::json::{JsonNode, JsonValue};
 use crate::syntax::nlip::{messages, FORMATS};
 
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for NlipEnvelopeViolation {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_nlip(&self, ctx: &mut Context, root: &JsonNode) {
         if let Some(submessages) = root.get("submessages") {
             match &submessages.value {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::syntax::json::JsonNode;
 use crate::syntax::nlip::messages;
@@ -44,10 +44,6 @@ declare_rule! {
 }
 
 impl Rule for NlipKeyCase {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_nlip(&self, ctx: &mut Context, root: &JsonNode) {
         for message in messages(root) {
             for member in message.members() {

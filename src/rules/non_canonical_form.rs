@@ -1,8 +1,6 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
-use crate::diagnostics::Fix;
-use crate::format::{
-    canonical_code_line, format_silp_line, format_slip_line, minimal_edit, print_slip,
-};
+use super::{declare_rule, Context, Rule};
+use crate::diagnostics::{Edit, Fix};
+use crate::format::{canonical_code_line, format_silp_line, format_slip_line, print_slip};
 use crate::source::Span;
 use crate::syntax::code::Payload;
 use crate::syntax::slip::Message;
@@ -48,10 +46,6 @@ declare_rule! {
 }
 
 impl Rule for NonCanonicalForm {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_code(&self, ctx: &mut Context, payload: &Payload) {
         if !ctx.enabled(&Self::META) {
             return;
@@ -100,7 +94,7 @@ fn alone_on_line(ctx: &Context, line: &Span, span: &Span, comment: bool) -> bool
 }
 
 fn report(ctx: &mut Context, span: Span, line: Span, formatted: &str) {
-    let edit = minimal_edit(line.start, ctx.slice(&line), formatted);
+    let edit = Edit::minimal(line.start, ctx.slice(&line), formatted);
     ctx.report(
         &NonCanonicalForm::META,
         span,

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::describe_found;
 use crate::syntax::slip::{Message, SlipPayload};
 
@@ -78,10 +78,6 @@ fn show_token(text: &str) -> Option<String> {
 }
 
 impl Rule for NonPortablePayload {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
         for payload in &message.payload {
             let Some(bad) = first_offending(payload) else {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::syntax::code::{ConditionEnd, Payload, Separator};
 
@@ -36,10 +36,6 @@ declare_rule! {
 }
 
 impl Rule for NonstandardSyntax {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_code(&self, ctx: &mut Context, payload: &Payload) {
         if let Some(condition) = &payload.condition {
             if let Some(ConditionEnd::Then(then)) = &condition.end {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::compile::code_losses;
 use crate::ir::{Ir, Origin};
 
@@ -50,10 +50,6 @@ declare_rule! {
 }
 
 impl Rule for NotRoundTrippable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         if ir.origin == Origin::Code || !ctx.enabled(&Self::META) {
             return;

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::schema::OPTIONAL_STRING_FIELDS;
 use crate::syntax::json::{member_removal_span, JsonNode, JsonValue};
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for NullOptionalField {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_json(&self, ctx: &mut Context, object: &JsonNode, _is_ir_document: bool) {
         if !ctx.enabled(&Self::META) {
             return;

@@ -2,43 +2,80 @@
 //! `rules/mod.rs`, one line here, one fixture folder in `tests/fixtures/`.
 
 use super::*;
+use crate::settings::RuleSet;
 
-/// All rules, sorted by code.
-pub static RULES: &[&dyn Rule] = &[
-    &invalid_syntax::InvalidSyntax,
-    &unknown_verb::UnknownVerb,
-    &excluded_verb::ExcludedVerb,
-    &malformed_action_code::MalformedActionCode,
-    &function_name_case::FunctionNameCase,
-    &zero_width_character::ZeroWidthCharacter,
-    &confusable_character::ConfusableCharacter,
-    &bidi_control::BidiControl,
-    &invisible_character::InvisibleCharacter,
-    &invalid_req_id::InvalidReqId,
-    &short_req_id::ShortReqId,
-    &duplicate_req_id::DuplicateReqId,
-    &schema_violation::SchemaViolation,
-    &unsupported_version::UnsupportedVersion,
-    &unsupported_frontend::UnsupportedFrontend,
-    &invalid_session_id::InvalidSessionId,
-    &duplicate_entity_id::DuplicateEntityId,
-    &invalid_operator::InvalidOperator,
-    &unknown_seq_item::UnknownSeqItem,
-    &null_optional_field::NullOptionalField,
-    &lossy_frontend_negation::LossyFrontendNegation,
-    &not_round_trippable::NotRoundTrippable,
-    &invalid_heartbeat::InvalidHeartbeat,
-    &non_canonical_form::NonCanonicalForm,
-    &nonstandard_syntax::NonstandardSyntax,
-    &unknown_anchor::UnknownAnchor,
-    &fallback_without_payload::FallbackWithoutPayload,
-    &unsupported_slip_version::UnsupportedSlipVersion,
-    &invalid_agent_id::InvalidAgentId,
-    &non_portable_payload::NonPortablePayload,
-    &nlip_envelope_violation::NlipEnvelopeViolation,
-    &nlip_key_case::NlipKeyCase,
-    &unused_suppression::UnusedSuppression,
-];
+/// Lists the rules in code order: each gets its [`RuleId`] (its position, named
+/// after the rule's struct in `id`) and its place in [`RULES`].
+macro_rules! registry {
+    ($($module:ident::$rule:ident),* $(,)?) => {
+        /// Each rule's id, named after its struct (what `declare_rule!` refers to).
+        #[allow(non_upper_case_globals)]
+        pub mod id {
+            use crate::diagnostics::RuleId;
+
+            #[repr(u8)]
+            enum Position {
+                $($rule),*
+            }
+
+            $(pub const $rule: RuleId = RuleId::new(Position::$rule as u8);)*
+        }
+
+        /// All rules, sorted by code; a rule's id is its index here.
+        pub static RULES: &[&dyn Rule] = &[$(&$module::$rule),*];
+    };
+}
+
+registry! {
+    invalid_syntax::InvalidSyntax,
+    unknown_verb::UnknownVerb,
+    excluded_verb::ExcludedVerb,
+    malformed_action_code::MalformedActionCode,
+    function_name_case::FunctionNameCase,
+    zero_width_character::ZeroWidthCharacter,
+    confusable_character::ConfusableCharacter,
+    bidi_control::BidiControl,
+    invisible_character::InvisibleCharacter,
+    invalid_req_id::InvalidReqId,
+    short_req_id::ShortReqId,
+    duplicate_req_id::DuplicateReqId,
+    schema_violation::SchemaViolation,
+    unsupported_version::UnsupportedVersion,
+    unsupported_frontend::UnsupportedFrontend,
+    invalid_session_id::InvalidSessionId,
+    duplicate_entity_id::DuplicateEntityId,
+    invalid_operator::InvalidOperator,
+    unknown_seq_item::UnknownSeqItem,
+    null_optional_field::NullOptionalField,
+    lossy_frontend_negation::LossyFrontendNegation,
+    not_round_trippable::NotRoundTrippable,
+    invalid_heartbeat::InvalidHeartbeat,
+    non_canonical_form::NonCanonicalForm,
+    nonstandard_syntax::NonstandardSyntax,
+    unknown_anchor::UnknownAnchor,
+    fallback_without_payload::FallbackWithoutPayload,
+    unsupported_slip_version::UnsupportedSlipVersion,
+    invalid_agent_id::InvalidAgentId,
+    non_portable_payload::NonPortablePayload,
+    nlip_envelope_violation::NlipEnvelopeViolation,
+    nlip_key_case::NlipKeyCase,
+    unused_suppression::UnusedSuppression,
+}
+
+/// The rules a selector names: a whole code or a prefix (`SL1`), case-insensitive,
+/// or `ALL`. Empty when it names none.
+pub fn matching(selector: &str) -> RuleSet {
+    let selector = selector.trim();
+    let upper = selector.to_ascii_uppercase();
+    let mut set = RuleSet::EMPTY;
+    for rule in RULES {
+        let meta = rule.meta();
+        if upper == "ALL" || (!upper.is_empty() && meta.code.starts_with(&upper)) {
+            set.insert(meta.id);
+        }
+    }
+    set
+}
 
 /// The rule with this code (case-insensitive), or with this name.
 pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {
@@ -51,6 +88,24 @@ pub fn find(code_or_name: &str) -> Option<&'static dyn Rule> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rules_id_is_its_position() {
+        for (index, rule) in RULES.iter().enumerate() {
+            assert_eq!(rule.meta().id.index(), index, "{}", rule.meta().code);
+        }
+        assert!(RULES.len() <= RuleSet::CAPACITY);
+    }
+
+    #[test]
+    fn selectors_name_codes_and_prefixes() {
+        assert!(matching("SL101").contains(unknown_verb::UnknownVerb::META.id));
+        assert!(matching("sl1").contains(excluded_verb::ExcludedVerb::META.id));
+        assert!(!matching("SL1").contains(invalid_syntax::InvalidSyntax::META.id));
+        assert_eq!(matching("all").len(), RULES.len());
+        assert!(matching("SL999").is_empty());
+        assert!(matching("").is_empty());
+    }
 
     #[test]
     fn codes_are_sorted_unique_and_documented() {

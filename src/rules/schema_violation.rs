@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::schema::{self, pointer_matches, Violation, OPTIONAL_STRING_FIELDS};
 use crate::syntax::json::JsonNode;
 
@@ -59,10 +59,6 @@ fn covered_elsewhere(violation: &Violation) -> bool {
 }
 
 impl Rule for SchemaViolation {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_json(&self, ctx: &mut Context, object: &JsonNode, is_ir_document: bool) {
         if !is_ir_document || !ctx.enabled(&Self::META) {
             return;

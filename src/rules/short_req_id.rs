@@ -1,5 +1,5 @@
 use super::invalid_req_id::is_valid_req_id;
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for ShortReqId {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         if let Some(req_id) = &ir.meta.req_id {
             if is_valid_req_id(req_id) && req_id.len() < 8 {

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::syntax::describe_found;
 use crate::syntax::slip::Message;
@@ -48,10 +48,6 @@ declare_rule! {
 }
 
 impl Rule for UnknownAnchor {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
         let Some(anchor) = &message.anchor else {
             return;

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 use crate::vocabulary::SEQ_KEYWORDS;
 
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for UnknownSeqItem {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for item in &ir.meta.seq {
             let known = item.starts_with('!')

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::{Ir, VerbForm};
 use crate::vocabulary::{excluded_verb, is_known_verb, suggest_verb, VERBS};
 
@@ -39,10 +39,6 @@ declare_rule! {
 }
 
 impl Rule for UnknownVerb {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in &ir.verbs {
             let normalized = verb.normalized();

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
 use crate::syntax::ping::Probe;
 use crate::vocabulary::{did_you_mean, is_known_frontend, FRONTENDS};
@@ -58,10 +58,6 @@ impl UnsupportedFrontend {
 }
 
 impl Rule for UnsupportedFrontend {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         if let Some(out) = &ir.meta.out {
             Self::check_name(ctx, out, out.span.clone());

@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::syntax::describe_found;
 use crate::syntax::slip::Message;
 
@@ -36,10 +36,6 @@ declare_rule! {
 }
 
 impl Rule for UnsupportedSlipVersion {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
         let Some(version) = &message.version else {
             return;

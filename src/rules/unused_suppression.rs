@@ -1,4 +1,4 @@
-use super::{declare_rule, Context, Rule, RuleMeta};
+use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
 use crate::rules::registry;
 use crate::syntax::suppression::Suppression;
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for UnusedSuppression {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_suppressions(&self, ctx: &mut Context, suppressions: &[(Suppression, Vec<bool>)]) {
         for (suppression, used) in suppressions {
             let unused: Vec<&(String, crate::source::Span)> = suppression

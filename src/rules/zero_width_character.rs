@@ -1,4 +1,4 @@
-use super::{declare_rule, report_deletable_char, Context, Rule, RuleMeta};
+use super::{declare_rule, report_deletable_char, Context, Rule};
 use crate::source::Span;
 use crate::unicode::{is_legitimate_joiner, non_ascii_chars, zero_width_name};
 
@@ -47,10 +47,6 @@ declare_rule! {
 }
 
 impl Rule for ZeroWidthCharacter {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check_prose(&self, ctx: &mut Context, span: Span) {
         self.check_text(ctx, span);
     }

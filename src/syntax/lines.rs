@@ -88,6 +88,18 @@ pub fn lines(text: &str, base: usize) -> impl Iterator<Item = Line<'_>> {
     })
 }
 
+/// Splits a `.silp` line into its payload (trailing white space trimmed) and the
+/// index of the `#` of a trailing comment: ` #` (white space, then `#`) starts one.
+pub fn split_trailing_comment(line: &str) -> (&str, Option<usize>) {
+    let bytes = line.as_bytes();
+    for i in memchr::memchr_iter(b'#', bytes) {
+        if i > 0 && (bytes[i - 1] == b' ' || bytes[i - 1] == b'\t') {
+            return (line[..i].trim_end(), Some(i));
+        }
+    }
+    (line.trim_end(), None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! (JSON, JSON lines, GitHub workflow commands). Positions are computed here from
 //! byte spans: 1-based lines, columns in characters.
 
-use super::{Diagnostic, Edit, Severity};
+use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
 use crate::source::{Location, Locator};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -40,7 +40,7 @@ struct JsonEdit {
 
 #[derive(Serialize)]
 struct JsonFix<'a> {
-    applicability: super::Applicability,
+    applicability: Applicability,
     message: &'a str,
     edits: Vec<JsonEdit>,
 }
@@ -421,8 +421,8 @@ fn human(out: &mut dyn Write, file: &HumanSource, d: &Diagnostic, color: bool) -
     }
     if let Some(fix) = &d.fix {
         let how = match fix.applicability {
-            super::Applicability::Safe => "fixable with --fix",
-            super::Applicability::Unsafe => "fixable with --fix --unsafe-fixes",
+            Applicability::Safe => "fixable with --fix",
+            Applicability::Unsafe => "fixable with --fix --unsafe-fixes",
         };
         report = report.with_note(format!("{} ({how})", fix.message));
     }
@@ -492,7 +492,7 @@ pub fn summary<'d>(diagnostics: impl Iterator<Item = &'d Diagnostic> + Clone) ->
         .filter(|d| {
             d.fix
                 .as_ref()
-                .is_some_and(|f| f.applicability == super::Applicability::Safe)
+                .is_some_and(|f| f.applicability == Applicability::Safe)
         })
         .count();
     let mut line = format!("Found {}.", parts.join(", "));

@@ -1,10 +1,40 @@
-//! Writing files without ever losing data: the new contents go to a temporary file
-//! in the same directory, which then replaces the original in one rename, with the
-//! original's permissions. Read-only files are refused, not forced.
+//! Files: reading them as UTF-8 and writing them without ever losing data. The new
+//! contents of a file go to a temporary file in the same directory, which then
+//! replaces the original in one rename, with the original's permissions. Read-only
+//! files are refused, not forced.
 
-use crate::walk::describe_io;
+use crate::source::LineIndex;
 use std::io::Write;
 use std::path::Path;
+
+/// Reads a file as UTF-8, saying where the encoding breaks when it is not.
+pub fn read_source(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {}", describe_io(&e)))?;
+    decode_utf8(path, bytes)
+}
+
+/// Decodes UTF-8, or names the line, column and byte of the first invalid byte.
+pub fn decode_utf8(path: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = error.utf8_error().valid_up_to();
+        let bytes = error.as_bytes();
+        let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+        let at = LineIndex::new(prefix).location(prefix, valid);
+        format!(
+            "{path}: not valid UTF-8 at line {}, column {} (byte {valid}); silp-lint reads UTF-8 text only",
+            at.line, at.column
+        )
+    })
+}
+
+/// An I/O error as a short sentence ("No such file or directory").
+pub fn describe_io(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
 
 /// Replaces the contents of `path` with `contents` atomically. Symbolic links are
 /// followed (the file they point to is replaced, the link stays). A read-only file
