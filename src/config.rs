@@ -462,15 +462,21 @@ impl Resolver {
     /// The settings for linting `path`: its configuration's, then the overrides.
     pub fn settings_for(&self, path: &Path) -> Result<Arc<Settings>, ConfigError> {
         let Some(config) = self.config_for(path)? else {
-            return Ok(self.cached((0, RuleSet::EMPTY), || {
-                let mut settings = Settings::only(self.overrides.select.unwrap_or(RuleSet::ALL));
-                settings.rules.disable(self.overrides.ignore);
-                settings
-            }));
+            return Ok(self.unconfigured_settings());
         };
         let ignored = config.ignored_for(path);
         let key = (Arc::as_ptr(&config) as usize, ignored);
         Ok(self.cached(key, || config.settings(&self.overrides, ignored)))
+    }
+
+    /// The settings where no configuration file applies: the defaults, with the
+    /// overrides.
+    pub fn unconfigured_settings(&self) -> Arc<Settings> {
+        self.cached((0, RuleSet::EMPTY), || {
+            let mut settings = Settings::only(self.overrides.select.unwrap_or(RuleSet::ALL));
+            settings.rules.disable(self.overrides.ignore);
+            settings
+        })
     }
 
     fn cached(&self, key: (usize, RuleSet), make: impl FnOnce() -> Settings) -> Arc<Settings> {

@@ -18,11 +18,10 @@
 use crate::ir::compile::{self, Frontend};
 use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
 use crate::source::{FileKind, Span};
-use crate::syntax::code::{self, Payload};
-use crate::syntax::json::{parse_json, JsonNode, JsonValue};
-use crate::syntax::lines::split_trailing_comment;
-use crate::syntax::ping;
-use crate::syntax::region::{regions, Region};
+use crate::syntax::code::{self, CodeParse, Payload};
+use crate::syntax::document::{Block, Item, SilpBody, SilpLine};
+use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::parse;
 
 /// What `convert` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -114,95 +113,99 @@ pub fn decode_file(
     kind: FileKind,
     req_id_length: usize,
 ) -> Result<Vec<Ir>, ConvertError> {
+    let document = parse(text, kind);
     let mut irs = Vec::new();
-    for region in regions(text, kind) {
+    for block in &document.blocks {
         // A Markdown page's `slip` fences carry no SILP meaning to convert.
-        if kind != FileKind::Markdown || matches!(region.kind, FileKind::Silp | FileKind::SilpJson)
+        if kind != FileKind::Markdown
+            || matches!(block.region.kind, FileKind::Silp | FileKind::SilpJson)
         {
-            decode_region(text, &region, req_id_length, &mut irs)?;
+            decode_block(text, block, req_id_length, &mut irs)?;
         }
     }
     Ok(irs)
 }
 
-fn decode_region(
+fn decode_block(
     text: &str,
-    region: &Region,
+    block: &Block,
     req_id_length: usize,
     irs: &mut Vec<Ir>,
 ) -> Result<(), ConvertError> {
-    let kind = region.kind;
-    match kind {
-        FileKind::Silp => {
-            for line in region.lines() {
-                if line.is_blank_or_comment() {
-                    continue;
+    let region = &block.region;
+    if matches!(region.kind, FileKind::Slip | FileKind::Nlip) {
+        let what = if region.kind == FileKind::Slip {
+            "a `.slip` file holds Slipstream messages"
+        } else {
+            "an NLIP file holds an envelope"
+        };
+        return Err(ConvertError::new(
+            region.span.start..region.span.start,
+            format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
+        ));
+    }
+    for item in &block.items {
+        match item {
+            Item::Silp(SilpLine {
+                payload,
+                line,
+                body: SilpBody::Code(parse),
+                ..
+            }) => irs.push(decode_parsed_code(
+                payload,
+                line.start,
+                parse,
+                req_id_length,
+            )?),
+            Item::Json(json) => {
+                if let Some(error) = json.parse.errors.first() {
+                    return Err(ConvertError::new(error.span.clone(), error.message.clone()));
                 }
-                let (payload, _) = split_trailing_comment(line.text);
-                if !ping::is_probe(payload) {
-                    irs.push(decode_code(payload, line.start, req_id_length)?);
-                }
-            }
-        }
-        FileKind::SilpJson => {
-            let root = parse_one(&region.text(), region.span.start)?;
-            match &root.value {
-                JsonValue::Array(items) => {
-                    for item in items {
-                        irs.push(decode_json(text, item, req_id_length)?);
+                let Some(root) = &json.parse.value else {
+                    return Err(ConvertError::new(
+                        json.span.clone(),
+                        "expected a JSON payload object",
+                    ));
+                };
+                match &root.value {
+                    JsonValue::Array(items) if json.allow_array => {
+                        for item in items {
+                            irs.push(decode_json(text, item, req_id_length)?);
+                        }
                     }
-                }
-                _ => irs.push(decode_json(text, &root, req_id_length)?),
-            }
-        }
-        FileKind::SilpJsonl => {
-            for line in region.lines() {
-                if !line.text.trim().is_empty() {
-                    let root = parse_one(line.text, line.start)?;
-                    irs.push(decode_json(text, &root, req_id_length)?);
+                    _ => irs.push(decode_json(text, root, req_id_length)?),
                 }
             }
-        }
-        FileKind::Slip | FileKind::Nlip | FileKind::Markdown => {
-            let what = if kind == FileKind::Slip {
-                "a `.slip` file holds Slipstream messages"
-            } else {
-                "an NLIP file holds an envelope"
-            };
-            return Err(ConvertError::new(
-                region.span.start..region.span.start,
-                format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
-            ));
+            _ => {}
         }
     }
     Ok(())
-}
-
-fn parse_one(text: &str, base: usize) -> Result<JsonNode, ConvertError> {
-    let parse = parse_json(text, base);
-    if let Some(error) = parse.errors.first() {
-        return Err(ConvertError::new(error.span.clone(), error.message.clone()));
-    }
-    parse
-        .value
-        .ok_or_else(|| ConvertError::new(base..base + text.len(), "expected a JSON payload object"))
 }
 
 /// Decodes one code-frontend payload (`payload` starts at byte `base` of its file),
 /// refusing syntax errors and nonstandard forms the IR cannot hold.
 pub fn decode_code(payload: &str, base: usize, req_id_length: usize) -> Result<Ir, ConvertError> {
     let parse = code::parse_payload(payload, base);
+    decode_parsed_code(payload, base, &parse, req_id_length)
+}
+
+fn decode_parsed_code(
+    payload: &str,
+    base: usize,
+    parse: &CodeParse,
+    req_id_length: usize,
+) -> Result<Ir, ConvertError> {
     if let Some(error) = parse.errors.first() {
         return Err(ConvertError::new(error.span.clone(), error.message.clone()));
     }
-    let Some(tree) = parse.payload else {
+    let Some(tree) = &parse.payload else {
         return Err(ConvertError::new(
             base..base + payload.len(),
             "expected a code-frontend payload",
         ));
     };
-    check_representable(&tree)?;
-    let mut ir = from_code::decode(&tree);
+    check_representable(tree)?;
+    let mut ir = from_code::decode(tree);
     ir.meta.req_id = Some(Spanned::new(
         req_id::for_code(payload, req_id_length),
         tree.span.clone(),

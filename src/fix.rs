@@ -16,14 +16,15 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::lint_text;
+use crate::lint::lint_document;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
-use crate::syntax::json::{parse_json, JsonNode, JsonValue};
-use crate::syntax::lines::split_trailing_comment;
-use crate::syntax::region::{regions, Region};
-use crate::syntax::{code, ping, slip};
+use crate::syntax::document::{Block, Carried, Item, JsonText, NlipMessage, SilpBody, SilpLine};
+use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::slip::SlipParse;
+use crate::syntax::{parse, Document, OwnedDocument};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The most lint-and-fix rounds one file gets.
 pub const MAX_ROUNDS: usize = 10;
@@ -59,25 +60,37 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    fix_with(text, kind, unsafe_fixes, &|current| {
-        lint_text(current, kind, settings).diagnostics
+    fix_documents(text, kind, unsafe_fixes, &|document| {
+        lint_document(document, settings).diagnostics
     })
 }
 
 /// [`fix_text`] with the linting step given: `lint` returns the diagnostics of a
-/// text of `kind` (what the language server or a test supplies).
+/// text of `kind` (what a test supplies).
 pub fn fix_with(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
     lint: &dyn Fn(&str) -> Vec<Diagnostic>,
 ) -> Result<Fixed, String> {
-    let mut current = text.to_string();
+    fix_documents(text, kind, unsafe_fixes, &|document| lint(document.text))
+}
+
+/// The fix loop over parsed documents: each round's text is parsed once, for its
+/// lint and for the meaning check against the next round's.
+fn fix_documents(
+    text: &str,
+    kind: FileKind,
+    unsafe_fixes: bool,
+    lint: &dyn Fn(&Document) -> Vec<Diagnostic>,
+) -> Result<Fixed, String> {
+    let mut current = OwnedDocument::parse(Arc::from(text), kind);
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
-        let diagnostics = lint(&current);
-        let chosen = choose(&current, &diagnostics, unsafe_fixes);
+        let current_text = current.document().text;
+        let diagnostics = lint(current.document());
+        let chosen = choose(current_text, &diagnostics, unsafe_fixes);
         if chosen.is_empty() {
             break;
         }
@@ -86,11 +99,12 @@ pub fn fix_with(
             .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
             .collect();
         edits.sort_by_key(|e| (e.span.start, e.span.end));
-        let next = apply_edits(&current, &edits);
-        if next == current {
+        let next = apply_edits(current_text, &edits);
+        if next == current_text {
             break;
         }
-        verify(&current, &next, kind, &chosen)?;
+        let next = OwnedDocument::parse(Arc::from(next), kind);
+        verify(current.document(), next.document(), &chosen)?;
         applied += chosen.len();
         for diagnostic in &chosen {
             *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
@@ -98,7 +112,7 @@ pub fn fix_with(
         current = next;
     }
     Ok(Fixed {
-        text: current,
+        text: current.document().text.to_string(),
         applied,
         by_rule,
     })
@@ -155,107 +169,107 @@ pub struct PayloadMeaning {
 
 /// The meaning of every payload of a file of `kind`, in file order.
 pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
+    document_meanings(&parse(text, kind))
+}
+
+/// The meaning of every payload of a document, in file order.
+pub fn document_meanings(document: &Document) -> Vec<PayloadMeaning> {
     let mut out = Vec::new();
-    for region in regions(text, kind) {
-        meanings_in(&region, &mut out);
+    for block in &document.blocks {
+        block_meanings(block, &mut out);
     }
     out
 }
 
-fn meanings_in(region: &Region, out: &mut Vec<PayloadMeaning>) {
-    match region.kind {
-        FileKind::Silp => {
-            for line in region.lines() {
-                if line.is_blank_or_comment() {
-                    continue;
-                }
-                let payload = split_trailing_comment(line.text).0;
-                let meaning = if ping::is_probe(payload) {
-                    let (_, errors) = ping::parse_probe(payload, line.start);
-                    errors
-                        .is_empty()
-                        .then(|| payload.split_whitespace().collect::<Vec<_>>().join(" "))
-                } else {
-                    code_meaning(payload)
-                };
-                out.push(PayloadMeaning {
-                    span: line.span(),
-                    meaning,
-                });
-            }
+fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
+    for item in &block.items {
+        match item {
+            Item::Blank(_) | Item::Comment { .. } => {}
+            Item::Silp(silp) => out.push(PayloadMeaning {
+                span: silp.line.span(),
+                meaning: silp_meaning(silp),
+            }),
+            Item::Slip { line, parse } => out.push(PayloadMeaning {
+                span: line.span(),
+                meaning: slip_meaning(parse),
+            }),
+            Item::Json(json) => json_meanings(json, out),
+            Item::Nlip(message) => nlip_meanings(message, out),
         }
-        FileKind::Slip => {
-            for line in region.lines() {
-                if line.is_blank_or_comment() {
-                    continue;
-                }
-                let parse = slip::parse_message(line.text, line.start);
-                let meaning = parse.message.filter(|_| parse.errors.is_empty()).map(|m| {
-                    let fields = [
-                        Some(&m.marker),
-                        m.version.as_ref(),
-                        m.src.as_ref(),
-                        m.dst.as_ref(),
-                        m.anchor.as_ref(),
-                    ];
-                    let texts: Vec<&str> = fields
-                        .into_iter()
-                        .flatten()
-                        .map(|t| t.text)
-                        .chain(m.payload.iter().map(|p| p.text))
-                        .collect();
-                    texts.join("\u{0}")
-                });
-                out.push(PayloadMeaning {
-                    span: line.span(),
-                    meaning,
-                });
-            }
-        }
-        FileKind::SilpJson => json_meanings(&region.text(), region.span.start, true, out),
-        FileKind::SilpJsonl => {
-            for line in region.lines() {
-                if !line.text.trim().is_empty() {
-                    json_meanings(line.text, line.start, false, out);
-                }
-            }
-        }
-        FileKind::Nlip => nlip_meanings(&region.text(), region.span.clone(), out),
-        FileKind::Markdown => {}
     }
 }
 
+fn silp_meaning(silp: &SilpLine) -> Option<String> {
+    match &silp.body {
+        SilpBody::Probe { errors, .. } => errors.is_empty().then(|| {
+            silp.payload
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
+        SilpBody::Code(parse) => {
+            if !parse.errors.is_empty() {
+                return None;
+            }
+            let tree = parse.payload.as_ref()?;
+            let mut meaning = serde_json::to_string(&from_code::decode(tree)).ok()?;
+            // `with NAME` has no IR counterpart; it is part of what the line says.
+            if let Some((_, name)) = &tree.with {
+                meaning.push_str("\u{0}with ");
+                meaning.push_str(name.text);
+            }
+            Some(meaning)
+        }
+    }
+}
+
+fn slip_meaning(parse: &SlipParse) -> Option<String> {
+    let message = parse.message.as_ref().filter(|_| parse.errors.is_empty())?;
+    let texts: Vec<&str> = message.tokens().map(|(text, _)| text).collect();
+    Some(texts.join("\u{0}"))
+}
+
 /// An NLIP message: the envelope (carried payload strings left out), then each
-/// carried SILP or SLIP payload decoded as its own text, so a fix inside a carried
-/// payload is judged by that payload's meaning.
-fn nlip_meanings(text: &str, span: Span, out: &mut Vec<PayloadMeaning>) {
-    let parse = parse_json(text, span.start);
-    let Some(root) = parse.value.filter(|_| parse.errors.is_empty()) else {
+/// carried SILP or SLIP payload, so a fix inside a carried payload is judged by
+/// that payload's meaning. Carried payloads are placed at their whole string.
+fn nlip_meanings(message: &NlipMessage, out: &mut Vec<PayloadMeaning>) {
+    let parse = &message.parse;
+    let Some(root) = parse.value.as_ref().filter(|_| parse.errors.is_empty()) else {
         out.push(PayloadMeaning {
-            span,
+            span: message.span.clone(),
             meaning: None,
         });
         return;
     };
-    let carried: Vec<(FileKind, &JsonNode)> = crate::syntax::nlip::messages(&root)
-        .into_iter()
-        .filter_map(crate::syntax::nlip::carried_payload)
-        // A carried object is part of the envelope's own JSON meaning.
-        .filter(|(_, node)| node.as_str().is_some())
+    // A carried object is part of the envelope's own JSON meaning.
+    let strings: Vec<&Span> = message
+        .carried
+        .iter()
+        .filter_map(|carried| match carried {
+            Carried::InPlace { string, .. } | Carried::Escaped { string, .. } => Some(string),
+            Carried::Object(_) => None,
+        })
         .collect();
-    let spans: Vec<&Span> = carried.iter().map(|(_, node)| &node.span).collect();
     out.push(PayloadMeaning {
-        span: span.clone(),
-        meaning: Some(without_strings(&root, &spans).to_string()),
+        span: message.span.clone(),
+        meaning: Some(without_strings(root, &strings).to_string()),
     });
-    for (kind, node) in carried {
-        let decoded = node.as_str().unwrap_or_default();
-        for inner in payload_meanings(decoded, kind) {
-            out.push(PayloadMeaning {
-                span: node.span.clone(),
-                meaning: inner.meaning,
-            });
-        }
+    for carried in &message.carried {
+        let (string, inner) = match carried {
+            Carried::InPlace { string, block } => {
+                let mut inner = Vec::new();
+                block_meanings(block, &mut inner);
+                (string, inner)
+            }
+            Carried::Escaped { string, document } => {
+                (string, document_meanings(document.document()))
+            }
+            Carried::Object(_) => continue,
+        };
+        out.extend(inner.into_iter().map(|m| PayloadMeaning {
+            span: string.clone(),
+            meaning: m.meaning,
+        }));
     }
 }
 
@@ -274,37 +288,24 @@ fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
     }
 }
 
-fn code_meaning(payload: &str) -> Option<String> {
-    let parse = code::parse_payload(payload, 0);
-    if !parse.errors.is_empty() {
-        return None;
-    }
-    let tree = parse.payload?;
-    let mut meaning = serde_json::to_string(&from_code::decode(&tree)).ok()?;
-    // `with NAME` has no IR counterpart; it is part of what the line says.
-    if let Some((_, name)) = &tree.with {
-        meaning.push_str("\u{0}with ");
-        meaning.push_str(name.text);
-    }
-    Some(meaning)
-}
-
-fn json_meanings(text: &str, base: usize, allow_array: bool, out: &mut Vec<PayloadMeaning>) {
-    let parse = parse_json(text, base);
-    let Some(root) = parse.value.filter(|_| parse.errors.is_empty()) else {
+/// A JSON text: one unknown meaning when it has a syntax error, else each payload
+/// object's (each element of a top-level array in `.silp.json`).
+fn json_meanings(json: &JsonText, out: &mut Vec<PayloadMeaning>) {
+    let parse = &json.parse;
+    let Some(root) = parse.value.as_ref().filter(|_| parse.errors.is_empty()) else {
         out.push(PayloadMeaning {
-            span: base..base + text.len(),
+            span: json.span.clone(),
             meaning: None,
         });
         return;
     };
     match &root.value {
-        JsonValue::Array(items) if allow_array => {
+        JsonValue::Array(items) if json.allow_array => {
             for item in items {
                 out.push(json_meaning(item));
             }
         }
-        _ => out.push(json_meaning(&root)),
+        _ => out.push(json_meaning(root)),
     }
 }
 
@@ -320,25 +321,34 @@ fn json_meaning(node: &JsonNode) -> PayloadMeaning {
     }
 }
 
-/// Checks a round's result against the text it started from (see the module docs).
-fn verify(old: &str, new: &str, kind: FileKind, chosen: &[&Diagnostic]) -> Result<(), String> {
-    let before = payload_meanings(old, kind);
-    let after = payload_meanings(new, kind);
-    let index = LineIndex::new(old);
+/// Checks a round's result against the document it started from (see the module
+/// docs).
+fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), String> {
+    let before = document_meanings(old);
+    let after = document_meanings(new);
+    let index = LineIndex::new(old.text);
     let place = |span: &Span| {
-        let at = index.location(old, span.start);
+        let at = index.location(old.text, span.start);
         format!("{}:{}", at.line, at.column)
     };
+    // The chosen fixes' edits, sorted and not overlapping, so those touching a
+    // payload are one run of them, found by binary search.
+    let mut edits: Vec<(&Span, &Diagnostic)> = chosen
+        .iter()
+        .flat_map(|d| {
+            d.fix
+                .iter()
+                .flat_map(|f| &f.edits)
+                .map(move |e| (&e.span, *d))
+        })
+        .collect();
+    edits.sort_by_key(|(span, _)| (span.start, span.end));
     let touching = |span: &Span| -> Vec<&Diagnostic> {
-        chosen
+        let first = edits.partition_point(|(e, _)| e.end < span.start);
+        edits[first..]
             .iter()
-            .copied()
-            .filter(|d| {
-                d.fix
-                    .iter()
-                    .flat_map(|f| &f.edits)
-                    .any(|e| e.span.start <= span.end && e.span.end >= span.start)
-            })
+            .take_while(|(e, _)| e.start <= span.end)
+            .map(|(_, d)| *d)
             .collect()
     };
     let codes = |diagnostics: &[&Diagnostic]| {

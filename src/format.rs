@@ -26,10 +26,10 @@
 use crate::diagnostics::{apply_edits, Edit};
 use crate::source::FileKind;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
+use crate::syntax::document::{Item, SilpBody, SilpLine};
 use crate::syntax::lines::split_trailing_comment;
-use crate::syntax::ping;
-use crate::syntax::region::regions;
 use crate::syntax::slip::{self, Message};
+use crate::syntax::{parse, ping, Document};
 
 /// The canonical text of a code payload's syntax tree.
 pub fn print_code(payload: &Payload) -> String {
@@ -195,7 +195,7 @@ pub fn format_silp_line(line: &str) -> Option<String> {
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return None;
     }
-    let (payload, comment) = split_comment(line);
+    let (payload, _) = split_comment(line);
     if ping::is_probe(payload) {
         return None;
     }
@@ -203,8 +203,15 @@ pub fn format_silp_line(line: &str) -> Option<String> {
     if !parse.errors.is_empty() {
         return None;
     }
-    let tree = parse.payload?;
-    let printed = print_code(&tree);
+    format_code_line(line, &parse.payload?)
+}
+
+/// The canonical form of a `.silp` line whose payload parsed without errors into
+/// `tree`, or `None` when it is canonical already or the rewrite would not read
+/// back the same.
+fn format_code_line(line: &str, tree: &Payload) -> Option<String> {
+    let (payload, comment) = split_comment(line);
+    let printed = print_code(tree);
     let mut formatted = printed.clone();
     if let Some(comment) = comment {
         formatted.push(' ');
@@ -237,8 +244,14 @@ pub fn format_slip_line(line: &str) -> Option<String> {
     if !parse.errors.is_empty() {
         return None;
     }
-    let message = parse.message?;
-    let formatted = print_slip(&message);
+    format_message_line(line, &parse.message?)
+}
+
+/// The canonical form of a `.slip` line that parsed without errors into `message`,
+/// or `None` when it is canonical already or the rewrite would not read back the
+/// same tokens.
+fn format_message_line(line: &str, message: &Message) -> Option<String> {
+    let formatted = print_slip(message);
     if formatted == line {
         return None;
     }
@@ -252,24 +265,44 @@ pub fn format_slip_line(line: &str) -> Option<String> {
     same.then_some(formatted)
 }
 
-/// The edits that bring every payload of a file of `kind` to canonical form, in
-/// file order, one per changed line. Only `.silp`, `.slip` and the `silp` and `slip`
-/// blocks of Markdown pages are formatted.
-pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
+/// The edits that bring every payload of a document to canonical form, in file
+/// order, one per changed line. Only `.silp`, `.slip` and the `silp` and `slip`
+/// blocks of Markdown pages are formatted; payloads with syntax errors are left as
+/// they are.
+pub fn format_document(document: &Document) -> Vec<Edit> {
     let mut edits = Vec::new();
-    for region in regions(text, kind) {
-        let format_line: fn(&str) -> Option<String> = match region.kind {
-            FileKind::Silp => format_silp_line,
-            FileKind::Slip => format_slip_line,
-            _ => continue,
-        };
-        for line in region.lines() {
-            if let Some(formatted) = format_line(line.text) {
+    for block in &document.blocks {
+        for item in &block.items {
+            let (line, formatted) = match item {
+                Item::Silp(SilpLine {
+                    line,
+                    body: SilpBody::Code(parse),
+                    ..
+                }) if parse.errors.is_empty() => {
+                    let Some(tree) = &parse.payload else {
+                        continue;
+                    };
+                    (line, format_code_line(line.text, tree))
+                }
+                Item::Slip { line, parse } if parse.errors.is_empty() => {
+                    let Some(message) = &parse.message else {
+                        continue;
+                    };
+                    (line, format_message_line(line.text, message))
+                }
+                _ => continue,
+            };
+            if let Some(formatted) = formatted {
                 edits.push(Edit::minimal(line.start, line.text, &formatted));
             }
         }
     }
     edits
+}
+
+/// The formatting edits of a file's text read as `kind` (see [`format_document`]).
+pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
+    format_document(&parse(text, kind))
 }
 
 /// Whether `fmt` formats files of this kind.

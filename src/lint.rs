@@ -8,11 +8,13 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
-use crate::syntax::json::{is_verbatim, parse_json, parse_json_recovering, JsonNode, JsonValue};
-use crate::syntax::lines::{split_trailing_comment, terminator_len, Line};
-use crate::syntax::region::{self, Region};
-use crate::syntax::suppression::{self, Suppression};
-use crate::syntax::{code, nlip, ping, slip, SyntaxError};
+use crate::syntax::document::{
+    Block, Carried, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
+};
+use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
+use crate::syntax::lines::{terminator_len, Line};
+use crate::syntax::suppression::Suppression;
+use crate::syntax::{parse, Document, SyntaxError};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
 #[derive(Debug, Default)]
@@ -24,34 +26,34 @@ pub struct FileLint {
 
 /// Lints one file's text as `kind`.
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
+    lint_document(&parse(text, kind), settings)
+}
+
+/// Lints a parsed document.
+pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     let rules: Vec<&dyn Rule> = RULES
         .iter()
         .copied()
         .filter(|rule| settings.enabled(rule.meta()))
         .collect();
+    let text = document.text;
     let mut linter = Linter {
         rules: &rules,
         ctx: Context::new(text, settings),
         req_ids: Vec::new(),
         suppressions: Vec::new(),
     };
-    let regions = region::regions(text, kind);
-    if kind == FileKind::Markdown {
-        let mut prose_start = 0;
-        for region in &regions {
-            linter.prose(prose_start..region.span.start);
-            prose_start = region.span.end;
-        }
-        linter.prose(prose_start..text.len());
+    for prose in document.prose() {
+        linter.prose(prose);
     }
-    for region in &regions {
-        if let Some(opening) = &region.unclosed_fence {
+    for block in &document.blocks {
+        if let Some(opening) = &block.region.unclosed_fence {
             linter.syntax_errors(&[SyntaxError::new(
                 opening.clone(),
                 "this fenced block is never closed; expected a closing fence before the end of its container or the page",
             )]);
         }
-        linter.region(region);
+        linter.block(block);
     }
     linter.apply_suppressions();
     let Linter { ctx, req_ids, .. } = linter;
@@ -146,11 +148,11 @@ struct Linter<'r, 'a> {
 }
 
 impl<'a> Linter<'_, 'a> {
-    /// Lints one region's payloads.
-    fn region(&mut self, region: &Region<'a>) {
-        let span = region.span.clone();
+    /// Lints one block's payloads.
+    fn block(&mut self, block: &Block<'a>) {
+        let region = &block.region;
         for rule in self.rules {
-            rule.check_text(&mut self.ctx, span.clone());
+            rule.check_text(&mut self.ctx, region.span.clone());
         }
         self.ctx.set_region_lines(
             region
@@ -158,49 +160,30 @@ impl<'a> Linter<'_, 'a> {
                 .map(<[Span]>::to_vec)
                 .unwrap_or_default(),
         );
-        match region.kind {
-            FileKind::Silp => {
-                let mut pending = Vec::new();
-                for line in region.lines() {
-                    if self.comment_line(&line, &mut pending) {
-                        continue;
-                    }
-                    let (payload, comment) = split_trailing_comment(line.text);
-                    if let Some(hash) = comment {
-                        let comment_text = &line.text[hash..];
-                        if let Some(codes) =
-                            suppression::parse_codes(comment_text, line.start + hash)
-                        {
-                            let end = line.start + line.text.trim_end().len();
-                            self.suppressions.push(Suppression {
-                                comment: line.start + hash..end,
-                                removal: line.start + payload.len()..end,
-                                codes,
-                                target: line.span(),
-                            });
+        if region.kind == FileKind::SilpJson {
+            self.json_comments(block);
+        }
+        // Suppression comments wait here for the next payload line, which they cover.
+        let mut pending = Vec::new();
+        for item in &block.items {
+            match item {
+                Item::Blank(_) => {
+                    // A blank line ends what a suppression may cover: it covers nothing.
+                    self.suppressions.append(&mut pending);
+                }
+                Item::Comment { line, codes } => {
+                    if region.kind != FileKind::SilpJson {
+                        if let Some(codes) = codes {
+                            pending.push(self.own_line_suppression(line, codes.clone()));
                         }
-                    }
-                    if ping::is_probe(payload) {
-                        let (probe, errors) = ping::parse_probe(payload, line.start);
-                        self.syntax_errors(&errors);
-                        if let Some(probe) = probe {
-                            for rule in self.rules {
-                                rule.check_ping(&mut self.ctx, &probe);
-                            }
-                        }
-                    } else {
-                        self.code_payload(payload, line.start);
                     }
                 }
-                self.suppressions.append(&mut pending);
-            }
-            FileKind::Slip => {
-                let mut pending = Vec::new();
-                for line in region.lines() {
-                    if self.comment_line(&line, &mut pending) {
-                        continue;
-                    }
-                    let parse = slip::parse_message(line.text, line.start);
+                Item::Silp(silp) => {
+                    self.cover(&mut pending, silp.line.span());
+                    self.silp_line(silp);
+                }
+                Item::Slip { line, parse } => {
+                    self.cover(&mut pending, line.span());
                     self.syntax_errors(&parse.errors);
                     if let Some(message) = &parse.message {
                         for rule in self.rules {
@@ -208,21 +191,75 @@ impl<'a> Linter<'_, 'a> {
                         }
                     }
                 }
-                self.suppressions.append(&mut pending);
+                Item::Json(json) => self.json_text(json),
+                Item::Nlip(message) => self.nlip_message(message),
             }
-            FileKind::SilpJson => {
-                self.json_comments(region);
-                self.json_document(&region.text(), span.start, true);
-            }
-            FileKind::SilpJsonl => {
-                for line in region.lines() {
-                    if !line.text.trim().is_empty() {
-                        self.json_document(line.text, line.start, false);
+        }
+        self.suppressions.append(&mut pending);
+    }
+
+    /// The suppressions waiting in `pending` now cover the payload line at `target`.
+    fn cover(&mut self, pending: &mut Vec<Suppression>, target: Span) {
+        for mut suppression in pending.drain(..) {
+            suppression.target = target.clone();
+            self.suppressions.push(suppression);
+        }
+    }
+
+    fn silp_line(&mut self, silp: &SilpLine<'a>) {
+        let line = &silp.line;
+        if let (Some(hash), Some(codes)) = (silp.comment, &silp.suppression) {
+            let end = line.start + line.text.trim_end().len();
+            self.suppressions.push(Suppression {
+                comment: line.start + hash..end,
+                removal: line.start + silp.payload.len()..end,
+                codes: codes.clone(),
+                target: line.span(),
+            });
+        }
+        match &silp.body {
+            SilpBody::Probe { probe, errors } => {
+                self.syntax_errors(errors);
+                if let Some(probe) = probe {
+                    for rule in self.rules {
+                        rule.check_ping(&mut self.ctx, probe);
                     }
                 }
             }
-            FileKind::Nlip => self.nlip_message(&region.text(), span.start),
-            FileKind::Markdown => {}
+            SilpBody::Code(parse) => {
+                self.syntax_errors(&parse.errors);
+                if let Some(tree) = &parse.payload {
+                    for rule in self.rules {
+                        rule.check_code(&mut self.ctx, tree);
+                    }
+                    let ir = from_code::decode(tree);
+                    for rule in self.rules {
+                        rule.check_ir(&mut self.ctx, &ir);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A suppression comment on a line of its own, not yet covering anything.
+    fn own_line_suppression(&self, line: &Line, codes: Codes) -> Suppression {
+        let trimmed = line.text.trim_start();
+        let hash = line.start + line.text.len() - trimmed.len();
+        let text = self.ctx.text();
+        let end = line.start + line.text.len();
+        let end = end + terminator_len(text, end);
+        // The whole line goes, with a fence's container prefix (`> `) but not a
+        // byte-order mark.
+        let bytes = text.as_bytes();
+        let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line.start])
+            .map(|i| i + 1)
+            .filter(|&i| bytes[i..line.start].iter().all(|b| b" \t>".contains(b)))
+            .unwrap_or(line.start);
+        Suppression {
+            comment: hash..line.start + line.text.trim_end().len(),
+            removal: line_start..end,
+            codes,
+            target: line.start..line.start,
         }
     }
 
@@ -235,59 +272,27 @@ impl<'a> Linter<'_, 'a> {
         }
     }
 
-    /// Handles a blank or comment line of a line-oriented region: a suppression
-    /// comment waits in `pending` for the next payload line, which it then covers.
-    /// Returns whether the line holds no payload.
-    fn comment_line(&mut self, line: &Line, pending: &mut Vec<Suppression>) -> bool {
-        let trimmed = line.text.trim_start();
-        if trimmed.is_empty() {
-            // A blank line ends what a suppression may cover: it covers nothing.
-            self.suppressions.append(pending);
-            return true;
-        }
-        if !trimmed.starts_with('#') {
-            for mut suppression in pending.drain(..) {
-                suppression.target = line.span();
-                self.suppressions.push(suppression);
-            }
-            return false;
-        }
-        let hash = line.start + line.text.len() - trimmed.len();
-        if let Some(codes) = suppression::parse_codes(trimmed.trim_end(), hash) {
-            let text = self.ctx.text();
-            let end = line.start + line.text.len();
-            let end = end + terminator_len(text, end);
-            // The whole line goes, with a fence's container prefix (`> `) but not a
-            // byte-order mark.
-            let bytes = text.as_bytes();
-            let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line.start])
-                .map(|i| i + 1)
-                .filter(|&i| bytes[i..line.start].iter().all(|b| b" \t>".contains(b)))
-                .unwrap_or(line.start);
-            pending.push(Suppression {
-                comment: hash..line.start + line.text.trim_end().len(),
-                removal: line_start..end,
-                codes,
-                target: line.start..line.start,
-            });
-        }
-        true
-    }
-
     /// The suppression comments of a `silp-json` fence: each covers the JSON text
     /// after it, up to the next comment line or the end of the fence.
-    fn json_comments(&mut self, region: &Region<'a>) {
-        let comments = region.json_comment_lines();
-        for (i, line) in comments.iter().enumerate() {
-            let mut pending = Vec::new();
-            self.comment_line(line, &mut pending);
+    fn json_comments(&mut self, block: &Block<'a>) {
+        let comments: Vec<(&Line, &Option<Codes>)> = block
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Comment { line, codes } => Some((line, codes)),
+                _ => None,
+            })
+            .collect();
+        for (i, (line, codes)) in comments.iter().enumerate() {
+            let Some(codes) = codes else {
+                continue;
+            };
             let until = comments
                 .get(i + 1)
-                .map_or(region.span.end, |next| next.start);
-            for mut suppression in pending {
-                suppression.target = line.start + line.text.len()..until;
-                self.suppressions.push(suppression);
-            }
+                .map_or(block.region.span.end, |(next, _)| next.start);
+            let mut suppression = self.own_line_suppression(line, codes.clone());
+            suppression.target = line.start + line.text.len()..until;
+            self.suppressions.push(suppression);
         }
     }
 
@@ -338,37 +343,18 @@ impl<'a> Linter<'_, 'a> {
         }
     }
 
-    fn code_payload(&mut self, payload: &'a str, base: usize) {
-        let parse = code::parse_payload(payload, base);
-        self.syntax_errors(&parse.errors);
-        if let Some(tree) = &parse.payload {
-            for rule in self.rules {
-                rule.check_code(&mut self.ctx, tree);
-            }
-            let ir = from_code::decode(tree);
-            for rule in self.rules {
-                rule.check_ir(&mut self.ctx, &ir);
-            }
-        }
-    }
-
     /// A JSON text holding one payload object, or (when `allow_array`) an array of them.
-    fn json_document(&mut self, text: &str, base: usize, allow_array: bool) {
-        let parse = if allow_array {
-            parse_json_recovering(text, base)
-        } else {
-            parse_json(text, base)
-        };
-        self.syntax_errors(&parse.errors);
-        let Some(root) = parse.value else {
+    fn json_text(&mut self, json: &JsonText) {
+        self.syntax_errors(&json.parse.errors);
+        let Some(root) = &json.parse.value else {
             return;
         };
-        if memchr::memchr(b'\\', text.as_bytes()).is_some() {
-            self.escaped_strings(&root, &[]);
+        if json.has_escapes {
+            self.escaped_strings(root, &[]);
         }
         match &root.value {
-            JsonValue::Object(_) => self.json_payload(&root),
-            JsonValue::Array(items) if allow_array => {
+            JsonValue::Object(_) => self.json_payload(root),
+            JsonValue::Array(items) if json.allow_array => {
                 for item in items {
                     if matches!(item.value, JsonValue::Object(_)) {
                         self.json_payload(item);
@@ -378,58 +364,47 @@ impl<'a> Linter<'_, 'a> {
                 }
             }
             _ => {
-                let place = if allow_array {
+                let place = if json.allow_array {
                     "the document"
                 } else {
                     "the line"
                 };
-                self.syntax_errors(&[not_an_object(&root, place)]);
+                self.syntax_errors(&[not_an_object(root, place)]);
             }
         }
     }
 
     /// An NLIP message: its envelope, then the SILP/SLIP payloads it carries.
-    fn nlip_message(&mut self, text: &str, base: usize) {
-        let parse = parse_json(text, base);
-        self.syntax_errors(&parse.errors);
-        let Some(root) = parse.value else {
+    fn nlip_message(&mut self, message: &NlipMessage<'a>) {
+        self.syntax_errors(&message.parse.errors);
+        let Some(root) = &message.parse.value else {
             return;
         };
         if !root.is_object() {
-            self.syntax_errors(&[not_an_object(&root, "an NLIP message")]);
+            self.syntax_errors(&[not_an_object(root, "an NLIP message")]);
             return;
         }
         for rule in self.rules {
-            rule.check_nlip(&mut self.ctx, &root);
+            rule.check_nlip(&mut self.ctx, root);
         }
         let mut carried_strings = Vec::new();
-        for message in nlip::messages(&root) {
-            let Some((kind, content)) = nlip::carried_payload(message) else {
-                continue;
-            };
-            let Some(decoded) = content.as_str() else {
-                self.json_payload(content);
-                continue;
-            };
-            carried_strings.push(content.span.clone());
-            let inner = content.span.start + 1..content.span.end - 1;
-            if self.ctx.slice(&inner) == decoded {
-                // Written without escapes: the payload's bytes are the file's.
-                self.region(&Region::within(self.ctx.text(), kind, inner));
-            } else {
-                self.escaped_payload(kind, decoded, content.span.clone());
+        for carried in &message.carried {
+            match carried {
+                Carried::Object(content) => self.json_payload(content),
+                Carried::InPlace { string, block } => {
+                    carried_strings.push(string.clone());
+                    self.block(block);
+                }
+                Carried::Escaped { string, document } => {
+                    carried_strings.push(string.clone());
+                    let inner = lint_document(document.document(), self.ctx.settings());
+                    self.cover_string(inner.diagnostics, string);
+                }
             }
         }
-        if memchr::memchr(b'\\', text.as_bytes()).is_some() {
-            self.escaped_strings(&root, &carried_strings);
+        if message.has_escapes {
+            self.escaped_strings(root, &carried_strings);
         }
-    }
-
-    /// A payload inside a JSON string with escapes: its diagnostics cannot point
-    /// into the string's bytes, so they cover the whole string and carry no fix.
-    fn escaped_payload(&mut self, kind: FileKind, decoded: &str, string: Span) {
-        let inner = lint_text(decoded, kind, self.ctx.settings());
-        self.cover_string(inner.diagnostics, &string);
     }
 
     /// Keeps diagnostics found in a string's decoded text, moved to cover the whole

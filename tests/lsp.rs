@@ -167,6 +167,47 @@ impl TestClient {
         message["params"]["message"].as_str().unwrap().to_string()
     }
 
+    /// The document's semantic tokens, decoded to absolute `(line, character,
+    /// length, type)`.
+    async fn tokens(&mut self, uri: &str) -> Vec<(u64, u64, u64, u64)> {
+        let result = self
+            .request(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        let data: Vec<u64> = result["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        let (mut line, mut character) = (0, 0);
+        data.chunks(5)
+            .map(|t| {
+                line += t[0];
+                character = if t[0] == 0 { character + t[1] } else { t[1] };
+                (line, character, t[2], t[3])
+            })
+            .collect()
+    }
+
+    /// The names of the document's outline entries.
+    async fn symbol_names(&mut self, uri: &str) -> Vec<String> {
+        let symbols = self
+            .request(
+                "textDocument/documentSymbol",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        symbols
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     async fn shutdown(mut self) {
         self.request("shutdown", Value::Null).await;
         self.notify("exit", Value::Null).await;
@@ -1149,5 +1190,190 @@ async fn the_editor_rule_selection_applies_over_the_configuration() {
         .open(uri, "silp", 3, "begin(hike)\nCancel(x) -> start(y)\n")
         .await;
     assert_eq!(codes_of(&client.diagnostics(uri, Some(3)).await), ["SL101"]);
+    client.shutdown().await;
+}
+
+/// The labels of a completion response.
+fn labels(result: &Value) -> Vec<String> {
+    result
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|i| i["label"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const KEYWORD: u64 = 0;
+const FUNCTION: u64 = 1;
+const ENUM_MEMBER: u64 = 8;
+
+#[tokio::test]
+async fn markdown_fences_are_highlighted_outlined_hovered_and_completed_where_check_lints() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/plans.md";
+    let page = "# Plans 😀\n\nIf it rains: start(cards).\n\n> ```silp\n> if !rain(t+1): start(hike)\n> ```\n\n```slip\nSLIP v1 a b ObserveState\n```\n\n```silp\nif x: sta\n```\n";
+    client.open(uri, "markdown", 1, page).await;
+    let tokens = client.tokens(uri).await;
+    // The quoted fence's payload, after the `> ` prefix; not the prose's `start`.
+    assert!(tokens.contains(&(5, 2, 2, KEYWORD)), "{tokens:?}");
+    assert!(tokens.contains(&(5, 17, 5, FUNCTION)), "{tokens:?}");
+    assert!(tokens.contains(&(9, 12, 12, ENUM_MEMBER)), "{tokens:?}");
+    assert!(tokens.iter().all(|t| t.0 >= 5), "{tokens:?}");
+
+    let symbols = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["if !rain(t+1): start(hike)", "ObserveState", "if x: sta"]
+    );
+
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 5, "character": 19}}),
+        )
+        .await;
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("whitelisted SILP verb"), "{text}");
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 5, "character": 17}, "end": {"line": 5, "character": 22}})
+    );
+    // Prose mentioning a verb is not a payload.
+    let prose = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 15}}),
+        )
+        .await;
+    assert!(prose.is_null(), "{prose}");
+
+    let completion = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 13, "character": 9}}),
+        )
+        .await;
+    assert!(labels(&completion).contains(&"start".to_string()));
+    let in_prose = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 5}}),
+        )
+        .await;
+    assert!(labels(&in_prose).is_empty(), "{in_prose}");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn nlip_messages_are_highlighted_outlined_hovered_and_completed_inside_their_payloads() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/m.nlip.json";
+    let text = "{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"cancel(flight); no\",\n \"submessages\":[{\"format\":\"text\",\"content\":\"SLIP v1 planner booker Accept\"}]}\n";
+    client.open(uri, "json", 1, text).await;
+    let tokens = client.tokens(uri).await;
+    let content = text.find("cancel").unwrap() as u64;
+    let accept = text.find("Accept").unwrap() - text.find('\n').unwrap() - 1;
+    assert!(tokens.contains(&(0, content, 6, FUNCTION)), "{tokens:?}");
+    assert!(
+        tokens.contains(&(1, accept as u64, 6, ENUM_MEMBER)),
+        "{tokens:?}"
+    );
+    // The envelope's own keys are the JSON grammar's to colour.
+    assert!(
+        tokens.iter().all(|t| t.0 == 1 || t.1 >= content),
+        "{tokens:?}"
+    );
+
+    assert_eq!(
+        client.symbol_names(uri).await,
+        ["cancel(flight); no", "Accept"]
+    );
+
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": accept + 2}}),
+        )
+        .await;
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("UCR v1.0 core anchor"), "{shown}");
+
+    let after_no = text.find("; no").unwrap() + 4;
+    let completion = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": after_no}}),
+        )
+        .await;
+    assert!(
+        labels(&completion).contains(&"notify".to_string()),
+        "{completion}"
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn every_method_of_the_table_is_answered_and_none_is_logged_as_unhandled() {
+    use silp_lint::lsp::capabilities::{MethodKind, METHODS};
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/all.silp";
+    client.open(uri, "silp", 1, "start(hike)\n").await;
+    let params = json!({
+        "textDocument": {"uri": uri},
+        "position": {"line": 0, "character": 1},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+        "context": {"diagnostics": []},
+        "options": {"tabSize": 4, "insertSpaces": true},
+        "changes": [],
+        "settings": {},
+    });
+    for method in METHODS {
+        match (method.kind, method.name) {
+            (_, "initialize" | "initialized" | "shutdown" | "exit") => {}
+            (MethodKind::Request, name) => {
+                let response = client.request_raw(name, params.clone()).await;
+                assert_ne!(response["error"]["code"], -32601, "{name}: {response}");
+            }
+            (MethodKind::Notification, name) => {
+                if !name.starts_with("textDocument/") {
+                    client.notify(name, params.clone()).await;
+                }
+            }
+        }
+    }
+    // A request after the notifications: its answer comes after their logs.
+    client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let unhandled: Vec<&Value> = client
+        .backlog
+        .iter()
+        .filter(|m| {
+            m["params"]["message"]
+                .as_str()
+                .is_some_and(|s| s.contains("does not handle") || s.contains("unknown request"))
+        })
+        .collect();
+    assert!(unhandled.is_empty(), "{unhandled:?}");
     client.shutdown().await;
 }

@@ -7,7 +7,9 @@ use crate::ir::from_json::{
     ALTERNATIVE_FIELDS, CONSTRAINT_FIELDS, ENTITY_FIELDS, META_FIELDS, ROOT_FIELDS,
 };
 use crate::settings::Settings;
-use crate::source::{FileKind, LineIndex, Span};
+use crate::source::{FileKind, Span};
+use crate::syntax::document::Block;
+use crate::syntax::Document;
 use crate::vocabulary;
 
 /// What a candidate is, for the editor's icon.
@@ -30,31 +32,57 @@ pub struct Item {
     pub kind: ItemKind,
 }
 
-/// Candidates at byte `offset` of `text` read as `kind`.
-pub fn complete(
-    text: &str,
-    index: &LineIndex,
-    kind: FileKind,
-    offset: usize,
-    settings: &Settings,
-) -> Vec<Item> {
+/// Candidates at byte `offset` of a document: in every payload region `check`
+/// lints (Markdown fences and payloads carried in place in NLIP messages
+/// included), from the text of the region before the cursor.
+pub fn complete(document: &Document, offset: usize, settings: &Settings) -> Vec<Item> {
+    let text = document.text;
     let offset = crate::source::floor_char_boundary(text, offset);
-    let line = index.line_of(offset);
-    let line_start = index.line_start(line, text);
+    // The innermost block: a payload carried in an NLIP message, not the message.
+    let Some(block) = document
+        .all_blocks()
+        .into_iter()
+        .rev()
+        .find(|b| b.region.span.start <= offset && offset <= b.region.span.end)
+    else {
+        return Vec::new();
+    };
+    let region = &block.region;
+    if region.kind == FileKind::SilpJson {
+        // The whole document before the cursor, container prefixes and comment lines
+        // of a fence read as spaces.
+        let start = region.span.start;
+        let masked = region.text();
+        return json(&masked[..offset - start], start, settings);
+    }
+    let Some(line_start) = line_start(block, offset) else {
+        return Vec::new();
+    };
     let before = &text[line_start..offset];
-    match kind {
+    match region.kind {
         FileKind::Silp => silp(before, offset, settings),
         FileKind::Slip => slip(before, offset, settings),
-        FileKind::SilpJson => {
-            let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
-            json(
-                &text[start.min(offset)..offset],
-                start.min(offset),
-                settings,
+        FileKind::SilpJsonl => json(before, line_start, settings),
+        FileKind::SilpJson | FileKind::Nlip | FileKind::Markdown => Vec::new(),
+    }
+}
+
+/// Where the line holding `offset` starts in a line-oriented block: after a fence
+/// line's container prefix, or at the region's start.
+fn line_start(block: &Block, offset: usize) -> Option<usize> {
+    let region = &block.region;
+    match region.fence_lines() {
+        Some(lines) => lines
+            .iter()
+            .find(|line| line.start <= offset && offset <= line.end)
+            .map(|line| line.start),
+        None => {
+            let head = &block.region.page().as_bytes()[region.span.start..offset];
+            Some(
+                memchr::memrchr2(b'\n', b'\r', head)
+                    .map_or(region.span.start, |i| region.span.start + i + 1),
             )
         }
-        FileKind::SilpJsonl => json(before, line_start, settings),
-        FileKind::Nlip | FileKind::Markdown => Vec::new(),
     }
 }
 
@@ -411,10 +439,10 @@ fn in_string(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::parse;
 
     fn labels(text: &str, kind: FileKind) -> Vec<String> {
-        let index = LineIndex::new(text);
-        complete(text, &index, kind, text.len(), &Settings::default())
+        complete(&parse(text, kind), text.len(), &Settings::default())
             .into_iter()
             .map(|i| i.label)
             .collect()
@@ -466,21 +494,15 @@ mod tests {
     #[test]
     fn replace_spans_cover_the_typed_word() {
         let text = "if x: sta";
-        let index = LineIndex::new(text);
         let items = complete(
-            text,
-            &index,
-            FileKind::Silp,
+            &parse(text, FileKind::Silp),
             text.len(),
             &Settings::default(),
         );
         assert_eq!(items[0].replace, 6..9);
         let text = "{\"intent\":\"!ST";
-        let index = LineIndex::new(text);
         let items = complete(
-            text,
-            &index,
-            FileKind::SilpJson,
+            &parse(text, FileKind::SilpJson),
             text.len(),
             &Settings::default(),
         );

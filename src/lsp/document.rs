@@ -1,8 +1,11 @@
-//! Open documents: their text, kind and version, incremental edits, and conversion
-//! between LSP positions (UTF-16 or UTF-8 units) and byte offsets.
+//! Open documents: a version's text with its line index and its parse (made once,
+//! on first use, and shared by every request on that version, as taplo's document
+//! state holds parse and DOM together), incremental edits, and conversion between
+//! LSP positions (UTF-16 or UTF-8 units) and byte offsets.
 
 use crate::source::{FileKind, LineIndex, Span};
-use std::sync::Arc;
+use crate::syntax::{Document, OwnedDocument};
+use std::sync::{Arc, OnceLock};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// How the client counts columns: UTF-16 code units (the LSP default) or UTF-8 bytes
@@ -19,20 +22,32 @@ impl Encoding {
     }
 }
 
-/// A text with its line index, shared cheaply between the server and lint tasks.
+/// One version of a document: its text, line index and (once asked for) parse,
+/// shared cheaply between the server and the tasks that answer requests.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    pub text: Arc<String>,
+    pub text: Arc<str>,
+    pub kind: FileKind,
     pub index: Arc<LineIndex>,
+    parsed: Arc<OnceLock<OwnedDocument>>,
 }
 
 impl Snapshot {
-    pub fn new(text: String) -> Snapshot {
+    pub fn new(text: String, kind: FileKind) -> Snapshot {
         let index = LineIndex::new(&text);
         Snapshot {
-            text: Arc::new(text),
+            text: Arc::from(text),
+            kind,
             index: Arc::new(index),
+            parsed: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// The parsed document: parsed on first use, then shared by every clone.
+    pub fn document(&self) -> &Document<'_> {
+        self.parsed
+            .get_or_init(|| OwnedDocument::parse(self.text.clone(), self.kind))
+            .document()
     }
 
     /// The LSP position of byte `offset` (clamped to the text and to a char boundary).

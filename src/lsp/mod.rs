@@ -29,11 +29,17 @@
 //! replaced). Without it, diagnostics carry the code (`SL101`) and the source
 //! `silp-lint`, and hovering a diagnostic shows the rule's full documentation.
 
+pub mod capabilities;
 pub mod completion;
 pub mod document;
 pub mod hover;
+pub mod notifications;
+pub mod requests;
+pub mod scheduler;
 pub mod semantic;
 pub mod server;
+pub mod session;
+pub mod to_lsp;
 pub mod transport;
 
 use server::Backend;

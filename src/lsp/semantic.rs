@@ -2,12 +2,14 @@
 //! highlighting and hover) and one symbol per payload (for the outline). Independent
 //! of the protocol; the server converts spans to LSP positions.
 
-use crate::source::{FileKind, Span};
+use crate::source::Span;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
-use crate::syntax::json::{parse_json, JsonNode, JsonValue};
-use crate::syntax::lines::lines;
-use crate::syntax::lines::split_trailing_comment;
-use crate::syntax::{ping, slip};
+use crate::syntax::document::{Block, Carried, Item, SilpBody, SilpLine};
+use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::lines::Line;
+use crate::syntax::ping::Probe;
+use crate::syntax::slip::{Message, SlipParse};
+use crate::syntax::Document;
 use crate::vocabulary;
 
 /// Token types, in legend order (the VS Code extension maps the same list).
@@ -73,44 +75,19 @@ pub struct Token {
     pub meaning: Meaning,
 }
 
-/// The tokens of `text` read as `kind`, sorted and non-overlapping. With `within`,
-/// line-oriented kinds classify only the lines that touch that byte range.
-pub fn tokens(text: &str, kind: FileKind, within: Option<Span>) -> Vec<Token> {
+/// The tokens of a document, sorted and non-overlapping: every payload `check`
+/// lints (Markdown fences and payloads carried in NLIP messages included). With
+/// `within`, only the lines and JSON texts that touch that byte range.
+pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
     let mut out = Tokens {
-        text,
+        text: document.text,
+        within,
         tokens: Vec::new(),
     };
-    let body = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let region = &text[body..];
-    let wanted = |line: &crate::syntax::lines::Line| match &within {
-        Some(w) => line.start <= w.end && w.start <= line.start + line.text.len(),
-        None => true,
-    };
-    match kind {
-        FileKind::Silp => {
-            for line in lines(region, body).filter(wanted) {
-                out.silp_line(line.text, line.start);
-            }
-        }
-        FileKind::Slip => {
-            for line in lines(region, body).filter(wanted) {
-                out.slip_line(line.text, line.start);
-            }
-        }
-        FileKind::SilpJson => {
-            if let Some(root) = parse_json(region, body).value {
-                out.json(&root, &mut Vec::new(), None);
-            }
-        }
-        FileKind::SilpJsonl => {
-            for line in lines(region, body).filter(wanted) {
-                if let Some(root) = parse_json(line.text, line.start).value {
-                    out.json(&root, &mut Vec::new(), None);
-                }
-            }
-        }
-        FileKind::Nlip | FileKind::Markdown => {}
+    for block in &document.blocks {
+        out.block(block);
     }
+    let text = document.text;
     let mut tokens = out.tokens;
     tokens.retain(|t| t.span.start < t.span.end && text.get(t.span.clone()).is_some());
     tokens.sort_by_key(|t| (t.span.start, t.span.end));
@@ -147,10 +124,71 @@ pub fn verb_modifiers(verb: &str) -> u32 {
 
 struct Tokens<'t> {
     text: &'t str,
+    within: Option<Span>,
     tokens: Vec<Token>,
 }
 
 impl Tokens<'_> {
+    fn wanted(&self, span: &Span) -> bool {
+        match &self.within {
+            Some(w) => span.start <= w.end && w.start <= span.end,
+            None => true,
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        for item in &block.items {
+            match item {
+                Item::Blank(_) => {}
+                Item::Comment { line, .. } => {
+                    if self.wanted(&line.span()) {
+                        self.comment_line(line);
+                    }
+                }
+                Item::Silp(silp) => {
+                    if self.wanted(&silp.line.span()) {
+                        self.silp_line(silp);
+                    }
+                }
+                Item::Slip { line, parse } => {
+                    if let Some(message) =
+                        parse.message.as_ref().filter(|_| self.wanted(&line.span()))
+                    {
+                        self.slip_message(message);
+                    }
+                }
+                Item::Json(json) => {
+                    if let Some(root) = json
+                        .parse
+                        .value
+                        .as_ref()
+                        .filter(|_| self.wanted(&json.span))
+                    {
+                        self.json(root, &mut Vec::new(), None);
+                    }
+                }
+                Item::Nlip(message) => {
+                    for carried in &message.carried {
+                        match carried {
+                            Carried::InPlace { block, .. } => self.block(block),
+                            Carried::Object(content) => self.json(content, &mut Vec::new(), None),
+                            // Its positions are the decoded text's, not the file's.
+                            Carried::Escaped { .. } => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn comment_line(&mut self, line: &Line) {
+        let lead = line.text.len() - line.text.trim_start().len();
+        self.push(
+            line.start + lead..line.start + line.text.trim_end().len(),
+            TokenType::Comment,
+        );
+    }
+
     fn push(&mut self, span: Span, kind: TokenType) {
         self.push_meaning(span, kind, 0, Meaning::None);
     }
@@ -164,41 +202,28 @@ impl Tokens<'_> {
         });
     }
 
-    fn silp_line(&mut self, line: &str, start: usize) {
-        let trimmed = line.trim_start();
-        let lead = line.len() - trimmed.len();
-        if trimmed.starts_with('#') {
+    fn silp_line(&mut self, silp: &SilpLine) {
+        let line = &silp.line;
+        if let Some(hash) = silp.comment {
             self.push(
-                start + lead..start + line.trim_end().len(),
-                TokenType::Comment,
-            );
-            return;
-        }
-        if trimmed.is_empty() {
-            return;
-        }
-        let (payload, comment) = split_trailing_comment(line);
-        if let Some(hash) = comment {
-            self.push(
-                start + hash..start + line.trim_end().len(),
+                line.start + hash..line.start + line.text.trim_end().len(),
                 TokenType::Comment,
             );
         }
-        if ping::is_probe(payload) {
-            self.probe(payload, start);
-        } else {
-            let parse = code::parse_payload(payload, start);
-            if let Some(tree) = &parse.payload {
-                self.code(tree);
+        match &silp.body {
+            SilpBody::Probe {
+                probe: Some(probe), ..
+            } => self.probe(silp.payload, line.start, probe),
+            SilpBody::Probe { probe: None, .. } => {}
+            SilpBody::Code(parse) => {
+                if let Some(tree) = &parse.payload {
+                    self.code(tree);
+                }
             }
         }
     }
 
-    fn probe(&mut self, payload: &str, start: usize) {
-        let (probe, _) = ping::parse_probe(payload, start);
-        let Some(probe) = probe else {
-            return;
-        };
+    fn probe(&mut self, payload: &str, start: usize, probe: &Probe) {
         let lead = payload.len() - payload.trim_start().len();
         self.push(
             start + lead..start + lead + "//ping".len(),
@@ -359,23 +384,7 @@ impl Tokens<'_> {
         self.push(word.span(), kind);
     }
 
-    fn slip_line(&mut self, line: &str, start: usize) {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with('#') {
-            let lead = line.len() - trimmed.len();
-            self.push(
-                start + lead..start + line.trim_end().len(),
-                TokenType::Comment,
-            );
-            return;
-        }
-        if trimmed.is_empty() {
-            return;
-        }
-        let parse = slip::parse_message(line, start);
-        let Some(message) = &parse.message else {
-            return;
-        };
+    fn slip_message(&mut self, message: &Message) {
         self.push(message.marker.span.clone(), TokenType::Keyword);
         if let Some(version) = &message.version {
             self.push(version.span.clone(), TokenType::Number);
@@ -505,98 +514,94 @@ fn shorten(text: &str) -> String {
     short
 }
 
-/// One symbol per payload of `text` read as `kind`.
-pub fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
-    let body = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let region = &text[body..];
+/// One symbol per payload of a document: every payload `check` lints, Markdown
+/// fences and payloads carried in NLIP messages included.
+pub fn symbols(document: &Document) -> Vec<Symbol> {
     let mut out = Vec::new();
-    match kind {
-        FileKind::Silp => {
-            for line in lines(region, body) {
-                if line.is_blank_or_comment() {
-                    continue;
-                }
-                let (payload, _) = split_trailing_comment(line.text);
-                let lead = payload.len() - payload.trim_start().len();
-                let span = line.start + lead..line.start + payload.len();
-                if ping::is_probe(payload) {
-                    out.push(Symbol {
-                        name: shorten(payload),
-                        detail: Some("probe".to_string()),
-                        kind: SymbolKind::Probe,
-                        span,
-                    });
-                } else {
-                    let parse = code::parse_payload(payload, line.start);
-                    let detail = parse
-                        .payload
-                        .as_ref()
-                        .and_then(|tree| tree.actions.first())
-                        .map(|call| format!("!{}", call.name.text.to_uppercase()));
-                    out.push(Symbol {
-                        name: shorten(payload),
-                        detail,
-                        kind: SymbolKind::Payload,
-                        span,
-                    });
-                }
-            }
-        }
-        FileKind::Slip => {
-            for line in lines(region, body) {
-                if line.is_blank_or_comment() {
-                    continue;
-                }
-                let parse = slip::parse_message(line.text, line.start);
-                let (name, detail) = match &parse.message {
-                    Some(message) => (
-                        message
-                            .anchor
-                            .as_ref()
-                            .map(|a| a.text.to_string())
-                            .filter(|a| !a.is_empty())
-                            .unwrap_or_else(|| shorten(line.text)),
-                        match (&message.src, &message.dst) {
-                            (Some(src), Some(dst)) => Some(format!("{} → {}", src.text, dst.text)),
-                            _ => None,
-                        },
-                    ),
-                    None => (shorten(line.text), None),
-                };
-                let lead = line.text.len() - line.text.trim_start().len();
-                out.push(Symbol {
-                    name,
-                    detail,
-                    kind: SymbolKind::Message,
-                    span: line.start + lead..line.start + line.text.trim_end().len(),
-                });
-            }
-        }
-        FileKind::SilpJson => {
-            if let Some(root) = parse_json(region, body).value {
-                match &root.value {
-                    JsonValue::Array(items) => {
-                        for item in items {
-                            json_symbol(item, &mut out);
-                        }
-                    }
-                    _ => json_symbol(&root, &mut out),
-                }
-            }
-        }
-        FileKind::SilpJsonl => {
-            for line in lines(region, body) {
-                if line.text.trim().is_empty() {
-                    continue;
-                }
-                if let Some(root) = parse_json(line.text, line.start).value {
-                    json_symbol(&root, &mut out);
-                }
-            }
-        }
-        FileKind::Nlip | FileKind::Markdown => {}
+    for block in &document.blocks {
+        block_symbols(block, &mut out);
     }
     out
+}
+
+fn block_symbols(block: &Block, out: &mut Vec<Symbol>) {
+    for item in &block.items {
+        match item {
+            Item::Blank(_) | Item::Comment { .. } => {}
+            Item::Silp(silp) => out.push(silp_symbol(silp)),
+            Item::Slip { line, parse } => out.push(slip_symbol(line, parse)),
+            Item::Json(json) => match &json.parse.value {
+                Some(JsonNode {
+                    value: JsonValue::Array(items),
+                    ..
+                }) if json.allow_array => {
+                    for item in items {
+                        json_symbol(item, out);
+                    }
+                }
+                Some(root) => json_symbol(root, out),
+                None => {}
+            },
+            Item::Nlip(message) => {
+                for carried in &message.carried {
+                    match carried {
+                        Carried::InPlace { block, .. } => block_symbols(block, out),
+                        Carried::Object(content) => json_symbol(content, out),
+                        Carried::Escaped { .. } => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn silp_symbol(silp: &SilpLine) -> Symbol {
+    let payload = silp.payload;
+    let lead = payload.len() - payload.trim_start().len();
+    let span = silp.line.start + lead..silp.line.start + payload.len();
+    match &silp.body {
+        SilpBody::Probe { .. } => Symbol {
+            name: shorten(payload),
+            detail: Some("probe".to_string()),
+            kind: SymbolKind::Probe,
+            span,
+        },
+        SilpBody::Code(parse) => Symbol {
+            name: shorten(payload),
+            detail: parse
+                .payload
+                .as_ref()
+                .and_then(|tree| tree.actions.first())
+                .map(|call| format!("!{}", call.name.text.to_uppercase())),
+            kind: SymbolKind::Payload,
+            span,
+        },
+    }
+}
+
+fn slip_symbol(line: &Line, parse: &SlipParse) -> Symbol {
+    let (name, detail) = match &parse.message {
+        Some(message) => (
+            message
+                .anchor
+                .as_ref()
+                .map(|a| a.text.to_string())
+                .filter(|a| !a.is_empty())
+                .unwrap_or_else(|| shorten(line.text)),
+            match (&message.src, &message.dst) {
+                (Some(src), Some(dst)) => Some(format!("{} → {}", src.text, dst.text)),
+                _ => None,
+            },
+        ),
+        None => (shorten(line.text), None),
+    };
+    let lead = line.text.len() - line.text.trim_start().len();
+    Symbol {
+        name,
+        detail,
+        kind: SymbolKind::Message,
+        span: line.start + lead..line.start + line.text.trim_end().len(),
+    }
 }
 
 fn json_symbol(node: &JsonNode, out: &mut Vec<Symbol>) {
@@ -631,6 +636,16 @@ fn json_symbol(node: &JsonNode, out: &mut Vec<Symbol>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::FileKind;
+    use crate::syntax::parse;
+
+    fn tokens(text: &str, kind: FileKind, within: Option<Span>) -> Vec<Token> {
+        super::tokens(&parse(text, kind), within)
+    }
+
+    fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
+        super::symbols(&parse(text, kind))
+    }
 
     #[test]
     fn comments_are_tokens_and_probe_words_are_classified() {

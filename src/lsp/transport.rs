@@ -7,6 +7,7 @@
 //! header), and instead of forwarding a malformed one it reports it to the client
 //! through `window/logMessage`; it also logs methods the server does not handle.
 
+use super::capabilities::handles;
 use memchr::memmem;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
@@ -18,27 +19,6 @@ const MAX_HEADER: usize = 8 * 1024;
 
 /// Largest message body accepted (a 5 MB document fits many times over).
 const MAX_BODY: usize = 256 * 1024 * 1024;
-
-/// Methods the server handles: everything else is logged.
-const HANDLED: &[&str] = &[
-    "initialize",
-    "initialized",
-    "shutdown",
-    "exit",
-    "$/cancelRequest",
-    "$/setTrace",
-    "textDocument/didOpen",
-    "textDocument/didChange",
-    "textDocument/didSave",
-    "textDocument/didClose",
-    "textDocument/hover",
-    "textDocument/completion",
-    "textDocument/codeAction",
-    "textDocument/semanticTokens/full",
-    "textDocument/documentSymbol",
-    "textDocument/formatting",
-    "workspace/didChangeConfiguration",
-];
 
 /// One step of reading the input buffer.
 #[derive(Debug, PartialEq, Eq)]
@@ -117,7 +97,7 @@ pub fn check_message(body: &[u8]) -> Verdict {
     }
     if let Ok(request) = serde_json::from_str::<Request>(text) {
         let method = request.method();
-        if HANDLED.contains(&method) {
+        if handles(method) {
             return Verdict::Forward(None);
         }
         let note = if request.id().is_some() {

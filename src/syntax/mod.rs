@@ -3,6 +3,7 @@
 //! are given so embedded payloads (Markdown fences, lines) report file positions.
 
 pub mod code;
+pub mod document;
 pub mod json;
 pub mod lines;
 pub mod markdown;
@@ -11,6 +12,8 @@ pub mod ping;
 pub mod region;
 pub mod slip;
 pub mod suppression;
+
+pub use document::{parse, Document, OwnedDocument};
 
 use crate::source::Span;
 

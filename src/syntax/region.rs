@@ -62,6 +62,11 @@ impl<'p> Region<'p> {
         }
     }
 
+    /// The whole file the region lies in.
+    pub fn page(&self) -> &'p str {
+        self.page
+    }
+
     /// The region's lines, each without terminator and, in a fence, without its
     /// container's prefix or the fence's indentation.
     pub fn lines(&self) -> Box<dyn Iterator<Item = Line<'p>> + '_> {

@@ -1,0 +1,70 @@
+//! `initialize`: negotiates the position encoding, reads the client's options
+//! (`ruleDocsUrl`, the `lint` rule selection) and advertises what [`METHODS`]
+//! handle.
+//!
+//! [`METHODS`]: crate::lsp::capabilities::METHODS
+
+use crate::config::Resolver;
+use crate::lsp::capabilities::server_capabilities;
+use crate::lsp::document::Encoding;
+use crate::lsp::scheduler::publisher;
+use crate::lsp::session::{overrides_from, Session};
+use std::sync::Arc;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types as lsp;
+
+pub const METHOD: &str = "initialize";
+
+pub fn advertise(_: &mut lsp::ServerCapabilities) {}
+
+pub async fn handle(
+    session: &Arc<Session>,
+    params: lsp::InitializeParams,
+) -> Result<lsp::InitializeResult> {
+    let offers_utf8 = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|encodings| encodings.contains(&lsp::PositionEncodingKind::UTF8));
+    let encoding = if offers_utf8 {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
+    let options = params.initialization_options.as_ref();
+    let rule_docs_url = options
+        .and_then(|o| o.get("ruleDocsUrl"))
+        .and_then(|u| u.as_str())
+        .map(str::to_string);
+    // The editor's rule selection (`silp.lint.select` / `.ignore` in VS Code)
+    // applies over every configuration file, as `--select`/`--ignore` do.
+    let overrides = options
+        .and_then(|o| o.get("lint"))
+        .map(overrides_from)
+        .unwrap_or_default();
+    {
+        let mut state = session.lock();
+        state.encoding = encoding;
+        state.rule_docs_url = rule_docs_url;
+        state.resolver = Arc::new(Resolver::discover(overrides.clone()));
+        state.overrides = overrides;
+    }
+    if let Some(receiver) = session.take_outgoing() {
+        tokio::spawn(publisher(session.clone(), receiver));
+    }
+    let mut capabilities = server_capabilities();
+    capabilities.position_encoding = Some(if offers_utf8 {
+        lsp::PositionEncodingKind::UTF8
+    } else {
+        lsp::PositionEncodingKind::UTF16
+    });
+    Ok(lsp::InitializeResult {
+        capabilities,
+        server_info: Some(lsp::ServerInfo {
+            name: "silp-lsp".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        }),
+        offset_encoding: None,
+    })
+}

@@ -1,0 +1,11 @@
+//! One file per request the server answers: its method name, what it adds to the
+//! advertised capabilities, and its handler.
+
+pub mod code_action;
+pub mod completion;
+pub mod document_symbol;
+pub mod formatting;
+pub mod hover;
+pub mod initialize;
+pub mod semantic_tokens;
+pub mod shutdown;
