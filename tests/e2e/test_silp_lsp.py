@@ -146,3 +146,105 @@ async def test_completion_of_verbs_and_anchors(client: LanguageClient):
     )
     items = items.items if hasattr(items, "items") else items
     assert {"AskClarify", "AskStatus"} <= {i.label for i in items}
+
+
+def absolute_tokens(data):
+    """Semantic tokens as (line, character, length, type index)."""
+    tokens, line, character = [], 0, 0
+    for i in range(0, len(data), 5):
+        delta_line, delta_start, length, kind = data[i : i + 4]
+        line += delta_line
+        character = character + delta_start if delta_line == 0 else delta_start
+        tokens.append((line, character, length, kind))
+    return tokens
+
+
+FUNCTION, ENUM_MEMBER = 1, 8
+
+# A payload in a block quote's fence (after `> `), a SLIP fence, and prose that
+# mentions a verb but is no payload.
+PAGE = (
+    "# Plans \U0001F600\n\n"
+    "If it rains: start(cards).\n\n"
+    "> ```silp\n> if !rain(t+1): start(hike)\n> ```\n\n"
+    "```slip\nSLIP v1 a b ObserveState\n```\n"
+)
+
+MESSAGE = (
+    '{"format":"text","subformat":"silp","content":"cancel(flight)",\n'
+    ' "submessages":[{"format":"text","content":"SLIP v1 planner booker Accept"}]}\n'
+)
+
+
+async def tokens_and_symbols(client: LanguageClient, uri: str):
+    tokens = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    return absolute_tokens(tokens.data), [s.name for s in symbols]
+
+
+async def hover_text(client: LanguageClient, uri: str, line: int, character: int):
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character),
+        )
+    )
+    return None if hover is None else hover.contents.value
+
+
+@pytest.mark.asyncio
+async def test_markdown_fences_are_highlighted_outlined_and_hovered(client: LanguageClient):
+    uri = "file:///e2e/docs/plans.md"
+    await open_and_wait(client, uri, PAGE, "markdown")
+    tokens, symbols = await tokens_and_symbols(client, uri)
+    assert (5, 17, 5, FUNCTION) in tokens, tokens
+    assert (9, 12, 12, ENUM_MEMBER) in tokens, tokens
+    assert all(line >= 5 for line, *_ in tokens), "nothing in the prose"
+    assert symbols == ["if !rain(t+1): start(hike)", "ObserveState"]
+    assert "whitelisted" in await hover_text(client, uri, 5, 19)
+    assert await hover_text(client, uri, 2, 15) is None
+
+
+@pytest.mark.asyncio
+async def test_nlip_payloads_are_highlighted_outlined_and_hovered(client: LanguageClient):
+    uri = "file:///e2e/messages/booking.nlip.json"
+    await open_and_wait(client, uri, MESSAGE, "json")
+    tokens, symbols = await tokens_and_symbols(client, uri)
+    cancel = MESSAGE.index("cancel")
+    accept = MESSAGE.split("\n")[1].index("Accept")
+    assert (0, cancel, 6, FUNCTION) in tokens, tokens
+    assert (1, accept, 6, ENUM_MEMBER) in tokens, tokens
+    assert symbols == ["cancel(flight)", "Accept"]
+    assert "UCR v1.0 core anchor" in await hover_text(client, uri, 1, accept + 1)
+
+
+@pytest.mark.asyncio
+async def test_a_changed_configuration_file_is_read_again(client: LanguageClient, tmp_path):
+    config = tmp_path / "silp-lint.toml"
+    config.write_text('ignore = ["SL101"]\n')
+    payload = tmp_path / "a.silp"
+    uri = payload.as_uri()
+    diagnostics = await open_and_wait(client, uri, "begin(hike)\nCancel(x)\n")
+    assert [d.code for d in diagnostics] == ["SL104"]
+    config.write_text('ignore = ["SL104"]\n')
+    del client.diagnostics[uri]
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[
+                types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)
+            ]
+        )
+    )
+    for _ in range(100):
+        if uri in client.diagnostics:
+            break
+        await asyncio.wait_for(
+            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 10
+        )
+    assert [d.code for d in client.diagnostics[uri]] == ["SL101"]
+    logged = [m.message for m in client.log_messages]
+    assert not [m for m in logged if "does not handle" in m], logged
