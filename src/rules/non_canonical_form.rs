@@ -47,7 +47,7 @@ declare_rule! {
 
 impl Rule for NonCanonicalForm {
     fn check_code(&self, ctx: &mut Context, payload: &Payload) {
-        if !ctx.enabled(&Self::META) {
+        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() {
             return;
         }
         let line = ctx.payload_line(payload.span.start);
@@ -65,7 +65,7 @@ impl Rule for NonCanonicalForm {
     }
 
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
-        if !ctx.enabled(&Self::META) {
+        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() {
             return;
         }
         let line = ctx.payload_line(message.span.start);
