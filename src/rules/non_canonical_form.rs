@@ -18,6 +18,11 @@ declare_rule! {
     /// spaces between its tokens; quoted payloads are kept as written. A trailing
     /// `# comment` keeps its text, one space before the `#`.
     ///
+    /// Any Unicode white space between code-frontend tokens is white space, as
+    /// languages.md says ("any white space between tokens is accepted"): an
+    /// ideographic space (U+3000) from a CJK input method, or a no-break space, is
+    /// reported here, not as a syntax error (SL001).
+    ///
     /// ## Why is this bad?
     /// Payloads are compared, hashed (the reference derives `req_id` from the text)
     /// and diffed as text: two spellings of one payload give different ids and noisy
