@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Scaling table: each hostile input of the hardening issue at 1x, 4x and 16x its
+size, run through the release CLI with /usr/bin/time. Prints wall time and peak
+RSS per size and the growth from 1x to 16x, and marks a row whose time or memory
+grows much faster than its input (quadratic), or whose largest input (10 MB or
+less) takes over 2 s or 512 MiB.
+
+usage: scripts/scaling.py BIN [--base N]   (scripts/bench.sh runs it)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/silp-lint"
+FACTORS = (1, 4, 16)
+LIMIT_SECONDS, LIMIT_MIB = 2.0, 512
+
+
+def jsonl_same_req_id(n):
+    return "ids.silp.jsonl", '{"intent":"!START","meta":{"req_id":"a1b2c3d4"}}\n' * n
+
+
+def long_non_ascii_line(n):
+    return "line.silp", "search(" + "q=北京," * n + "x)\n"
+
+
+def fixes_that_change_meaning(n):
+    return "fix.silp.jsonl", '{"intent":"!cancel","act":"x"}\n' * n
+
+
+def used_suppressions(n):
+    return "sup.silp", "# silp-lint: ignore[SL101]\nbegin(x)\n" * n
+
+
+def one_comment_many_codes(n):
+    codes = ",".join(f"SL9{i % 10000:04}" for i in range(n))
+    return "codes.silp", f"# silp-lint: ignore[{codes},SL101]\nbegin(x)\n"
+
+
+def nlip_payloads_on_one_line(n):
+    subs = ",".join(
+        '{"format":"text","subformat":"silp","content":"start(hike)"}' for _ in range(n)
+    )
+    return "one.nlip.json", '{"format":"text","subformat":"silp","content":"start(x)","submessages":[' + subs + "]}\n"
+
+
+def nlip_with_one_escape(n):
+    subs = ",\n".join(
+        '{"format":"text","subformat":"silp","content":"start(hike)"}' for _ in range(n)
+    )
+    return "esc.nlip.json", '{"format":"text","subformat":"silp","content":"start(\\u0078)","submessages":[\n' + subs + "]}\n"
+
+
+def unknown_anchors(n):
+    return "anchors.slip", "".join(f"SLIP v1 a b Reqest{i:06}Tsk\n" for i in range(n))
+
+
+def parentheses(n):
+    return "parens.silp", "fetch(" + "(" * n + "\n"
+
+
+def escaped_zero_width(n):
+    return "zw.silp.json", '{"intent":"!START","act":"' + "\\u200b" * n + '"}\n'
+
+
+def one_diagnostic_per_line(n):
+    return "diag.silp", "Cancel(x)\n" * n
+
+
+def markdown_nesting(n):
+    depth = min(n, 100)
+    quote = "> " * depth
+    block = f"{quote}```silp\n{quote}start(hike)\n{quote}```\n\n"
+    return "deep.md", block * (n // depth)
+
+
+# name, generator, base count, command
+CASES = [
+    ("SL303: one req_id, N uses", jsonl_same_req_id, 10_000, "check"),
+    ("one long non-ASCII line", long_non_ascii_line, 40_000, "check"),
+    ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),
+    ("N used suppressions", used_suppressions, 10_000, "check"),
+    ("one comment with N codes", one_comment_many_codes, 10_000, "check"),
+    ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
+    ("NLIP: one escape, N payloads", nlip_with_one_escape, 5_000, "check"),
+    ("N unknown anchors", unknown_anchors, 10_000, "check"),
+    ("fetch( + N parentheses", parentheses, 40_000, "check"),
+    ("N escaped zero-width spaces", escaped_zero_width, 40_000, "check"),
+    ("one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "check"),
+    ("Markdown: N quote levels of fences", markdown_nesting, 1_000, "check"),
+    ("convert --to json: N keys", None, 5_000, "convert"),
+]
+
+
+def convert_keys(n):
+    keys = ",".join(f'"k{i}":"v"' for i in range(n))
+    return "keys.silp.jsonl", '{"intent":"!START",' + keys + "}\n"
+
+
+def run(command, path):
+    args = {
+        "check": [BIN, "check", path, "--output-format", "json"],
+        "fix": [BIN, "check", "--fix", path, "--output-format", "json"],
+        "convert": [BIN, "convert", "--to", "json", path],
+    }[command]
+    timed = ["/usr/bin/time", "-f", "%e %M"] + args
+    done = subprocess.run(timed, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds, kib = done.stderr.strip().splitlines()[-1].split()
+    return float(seconds), int(kib) / 1024
+
+
+def main():
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, make, base, command in CASES:
+            make = make or convert_keys
+            results = []
+            for factor in FACTORS:
+                file_name, text = make(base * factor)
+                path = os.path.join(tmp, file_name)
+                with open(path, "w", encoding="utf-8") as out:
+                    out.write(text)
+                size = os.path.getsize(path)
+                seconds, mib = run(command, path)
+                results.append((size, seconds, mib))
+            rows.append((name, results))
+    print(f"{'input':38} {'1x':>22} {'4x':>22} {'16x':>22}  time 16x/1x")
+    failed = False
+    for name, results in rows:
+        cells = [f"{s / 1e6:6.2f} MB {t:5.2f}s {m:5.0f}Mi" for s, t, m in results]
+        (s1, t1, _), (s16, t16, m16) = results[0], results[-1]
+        growth = t16 / max(t1, 0.01)
+        flags = []
+        if growth > 2 * s16 / s1 and t16 > 0.2:
+            flags.append("FASTER THAN LINEAR")
+        if s16 <= 10_000_000 and (t16 > LIMIT_SECONDS or m16 > LIMIT_MIB):
+            flags.append("OVER BOUND")
+        failed |= bool(flags)
+        print(f"{name:38} {cells[0]:>22} {cells[1]:>22} {cells[2]:>22}  {growth:5.1f}x {' '.join(flags)}")
+    print(json.dumps({"bounds": "2 s and 512 MiB for inputs of 10 MB or less", "ok": not failed}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
