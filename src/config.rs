@@ -3,7 +3,7 @@
 //! and bad values are errors naming the key and its line.
 
 use crate::diagnostics::{RuleId, Severity};
-use crate::fs::describe_io;
+use crate::fs::{describe_io, read_stream};
 use crate::rules::registry;
 use crate::settings::{RuleSet, RuleTable, Settings};
 use crate::source::LineIndex;
@@ -92,12 +92,23 @@ impl Config {
     /// Loads `path`: a `pyproject.toml` without `[tool.silp-lint]` gives `None`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
         let shown = relative_to_cwd(path).display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            path: shown.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read the configuration: {}", describe_io(&e)),
-        })?;
+        // Bounded: `--config` may name a pipe or a device that never ends.
+        let text = std::fs::File::open(path)
+            .and_then(read_stream)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "stream did not contain valid UTF-8",
+                    )
+                })
+            })
+            .map_err(|e| ConfigError {
+                path: shown.clone(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the configuration: {}", describe_io(&e)),
+            })?;
         let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
         Config::parse(&text, path, is_pyproject)
     }
@@ -654,6 +665,17 @@ SL405 = "off"
                 "{text}"
             );
         }
+    }
+
+    /// `--config` naming an endless stream stops at the stream limit.
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_configuration_is_refused() {
+        let error = Config::load(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "/dev/zero: cannot read the configuration: longer than 64 MiB, the most silp-lint reads from a stream"
+        );
     }
 
     #[test]
