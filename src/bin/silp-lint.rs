@@ -34,7 +34,10 @@ use std::sync::Arc;
     after_help = "Exit status: 0 when no error or warning remains, 1 when one does, \
         2 on a usage error, an input that could not be read (a missing path; a FIFO, \
         device or process substitution, which are not files; more than 64 MiB on \
-        standard input) or a file left unwritten."
+        standard input) or a file left unwritten.\n\n\
+        fmt and --fix replace a file atomically, keeping its mode, owner and group (a \
+        file with several hard links is written in place); a file that changed on disk \
+        during the run, that you may not write or that is read-only is left unchanged."
 )]
 struct Cli {
     #[command(subcommand)]
