@@ -187,6 +187,8 @@ pub struct FixedFile {
     pub applied: usize,
     /// How many of them each rule had, by code.
     pub by_rule: BTreeMap<&'static str, usize>,
+    /// Fixes the meaning check refused (the file's other fixes were applied).
+    pub refused: Vec<String>,
 }
 
 /// What `fmt` did (or, with `check`, would do) to one file.
@@ -279,7 +281,7 @@ fn rewrite_each<T: Send>(
 /// [`write_atomic`]). Each file is linted with the settings of its configuration,
 /// as `check` does.
 pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -> FixRun {
-    rewrite_each(options.walk(paths), |file| {
+    let mut run = rewrite_each(options.walk(paths), |file| {
         let settings = options
             .resolver
             .settings_for(Path::new(&file.path))
@@ -295,8 +297,18 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
             path: file.path.clone(),
             applied: fixed.applied,
             by_rule: fixed.by_rule,
+            refused: fixed.refused,
         }))
-    })
+    });
+    for file in &run.files {
+        for refusal in &file.refused {
+            run.errors.push(format!(
+                "{}: {refusal}; that fix was left out, the others were applied",
+                file.path
+            ));
+        }
+    }
+    run
 }
 
 /// Formats the `.silp`, `.slip` and Markdown files under `paths` in place, or with

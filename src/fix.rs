@@ -23,7 +23,7 @@ use crate::syntax::document::{Block, Carried, Item, JsonText, NlipMessage, SilpB
 use crate::syntax::json::{JsonNode, JsonValue};
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document, OwnedDocument};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 /// The most lint-and-fix rounds one file gets.
@@ -50,6 +50,9 @@ pub struct Fixed {
     pub applied: usize,
     /// How many of them each rule had, by code.
     pub by_rule: BTreeMap<&'static str, usize>,
+    /// Why fixes were left out: the meaning check refused them (the rest of the
+    /// file's fixes were applied).
+    pub refused: Vec<String>,
 }
 
 /// Fixes `text` (a file of `kind`) to a fixed point; `Err` says why the fixes were
@@ -87,35 +90,96 @@ fn fix_documents(
     let mut current = OwnedDocument::parse(Arc::from(text), kind);
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
+    let mut refused: Vec<String> = Vec::new();
+    // Fixes refused in an earlier round, which the next lint reports again.
+    let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     for _ in 0..MAX_ROUNDS {
         let current_text = current.document().text;
-        let diagnostics = lint(current.document());
-        let chosen = choose(current_text, &diagnostics, unsafe_fixes);
-        if chosen.is_empty() {
-            break;
-        }
-        let mut edits: Vec<Edit> = chosen
-            .iter()
-            .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
+        let diagnostics: Vec<Diagnostic> = lint(current.document())
+            .into_iter()
+            .filter(|d| !refused_fixes.contains(&fix_key(current_text, d)))
             .collect();
-        edits.sort_by_key(|e| (e.span.start, e.span.end));
-        let next = apply_edits(current_text, &edits);
-        if next == current_text {
+        let mut chosen = choose(current_text, &diagnostics, unsafe_fixes);
+        // A fix the meaning check refuses is left out and the round tried again
+        // with the others, so one bad fix does not hold back the rest of the file.
+        let next = loop {
+            if chosen.is_empty() {
+                break None;
+            }
+            let mut edits: Vec<Edit> = chosen
+                .iter()
+                .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
+                .collect();
+            edits.sort_by_key(|e| (e.span.start, e.span.end));
+            let next = apply_edits(current_text, &edits);
+            if next == current_text {
+                break None;
+            }
+            let next = OwnedDocument::parse(Arc::from(next), kind);
+            match verify(current.document(), next.document(), &chosen) {
+                Ok(()) => break Some(next),
+                Err(refusals) => {
+                    let (mut bad, mut good): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+                        chosen.iter().partition(|d| {
+                            refusals.iter().any(|refusal| touches(d, &refusal.touching))
+                        });
+                    if bad.is_empty() {
+                        // No fix touches what was refused: none of this round holds.
+                        bad = std::mem::take(&mut good);
+                    }
+                    refused_fixes.extend(bad.iter().map(|d| fix_key(current_text, d)));
+                    refused.extend(refusals.into_iter().map(|refusal| refusal.message));
+                    chosen = good;
+                }
+            }
+        };
+        let Some(next) = next else {
             break;
-        }
-        let next = OwnedDocument::parse(Arc::from(next), kind);
-        verify(current.document(), next.document(), &chosen)?;
+        };
         applied += chosen.len();
         for diagnostic in &chosen {
             *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
         }
         current = next;
     }
+    if applied == 0 {
+        if let Some(first) = refused.first() {
+            return Err(first.clone());
+        }
+    }
     Ok(Fixed {
         text: current.document().text.to_string(),
         applied,
         by_rule,
+        refused,
     })
+}
+
+/// What identifies a fix from one round's lint to the next (spans move as other
+/// fixes apply; the rule, the message and each edit with the text it replaces do
+/// not).
+type FixKey = (&'static str, String, Vec<(String, String)>);
+
+fn fix_key(text: &str, diagnostic: &Diagnostic) -> FixKey {
+    let edits = diagnostic
+        .fix
+        .iter()
+        .flat_map(|f| &f.edits)
+        .map(|e| {
+            let replaced = text.get(e.span.clone()).unwrap_or_default();
+            (replaced.to_string(), e.content.clone())
+        })
+        .collect();
+    (diagnostic.code(), diagnostic.message.clone(), edits)
+}
+
+/// Whether one of a diagnostic's fix edits touches `span`.
+fn touches(diagnostic: &Diagnostic, span: &Span) -> bool {
+    diagnostic
+        .fix
+        .iter()
+        .flat_map(|f| &f.edits)
+        .any(|e| e.span.start <= span.end && e.span.end >= span.start)
 }
 
 /// The diagnostics whose fixes are applied this round: allowed, with valid edits,
@@ -323,14 +387,80 @@ fn json_meaning(node: &JsonNode) -> PayloadMeaning {
 
 /// Checks a round's result against the document it started from (see the module
 /// docs).
-fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), String> {
+/// Why the meaning check refused a payload: the message, and the payload's bytes
+/// in the text the round started from (the fixes touching it are left out).
+struct Refusal {
+    message: String,
+    touching: Span,
+}
+
+/// Where the bytes of a text move when sorted, non-overlapping edits apply.
+struct OffsetMap<'e> {
+    edits: Vec<&'e Edit>,
+    /// How far the edits before each one (and after the last) move later bytes.
+    shift: Vec<isize>,
+    /// Where each edit's replacement starts in the new text.
+    new_starts: Vec<usize>,
+}
+
+impl<'e> OffsetMap<'e> {
+    fn new(mut edits: Vec<&'e Edit>) -> OffsetMap<'e> {
+        edits.sort_by_key(|e| (e.span.start, e.span.end));
+        let mut shift = Vec::with_capacity(edits.len() + 1);
+        let mut total = 0isize;
+        shift.push(0);
+        let mut new_starts = Vec::with_capacity(edits.len());
+        for edit in &edits {
+            new_starts.push(moved(edit.span.start, total));
+            total += edit.content.len() as isize - edit.span.len() as isize;
+            shift.push(total);
+        }
+        OffsetMap {
+            edits,
+            shift,
+            new_starts,
+        }
+    }
+
+    /// Where old byte `at` lands: an edit starting there comes after it, a byte
+    /// inside a replaced stretch lands at the replacement's start.
+    fn to_new(&self, at: usize) -> usize {
+        let before = self.edits.partition_point(|e| e.span.start < at);
+        match before.checked_sub(1).map(|i| (i, self.edits[i])) {
+            Some((i, edit)) if edit.span.end > at => moved(edit.span.start, self.shift[i]),
+            _ => moved(at, self.shift[before]),
+        }
+    }
+
+    /// The old byte that new byte `at` came from (a replacement's bytes: its start).
+    fn to_old(&self, at: usize) -> usize {
+        let before = self.new_starts.partition_point(|&start| start <= at);
+        match before.checked_sub(1) {
+            Some(i) if self.new_starts[i] + self.edits[i].content.len() > at => {
+                self.edits[i].span.start
+            }
+            _ => moved(at, -self.shift[before]),
+        }
+    }
+}
+
+fn moved(at: usize, by: isize) -> usize {
+    (at as isize + by).max(0) as usize
+}
+
+/// Checks a round's result against the document it started from (see the module
+/// docs): the payloads are paired up by where the edits move them, and each one
+/// that would disappear, appear, stop parsing or (where its fixes promise to keep
+/// meaning) decode differently is refused.
+fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), Vec<Refusal>> {
     let before = document_meanings(old);
     let after = document_meanings(new);
-    let index = LineIndex::new(old.text);
-    let place = |span: &Span| {
-        let at = index.location(old.text, span.start);
-        format!("{}:{}", at.line, at.column)
-    };
+    let map = OffsetMap::new(
+        chosen
+            .iter()
+            .flat_map(|d| d.fix.iter().flat_map(|f| &f.edits))
+            .collect(),
+    );
     // The chosen fixes' edits, sorted and not overlapping, so those touching a
     // payload are one run of them, found by binary search.
     let mut edits: Vec<(&Span, &Diagnostic)> = chosen
@@ -361,43 +491,80 @@ fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), 
             format!("the {} fix", codes.join(", "))
         }
     };
-    if before.len() != after.len() {
-        return Err(format!(
-            "refusing to apply {}: the file would hold {} payloads instead of {}",
-            codes(chosen),
-            after.len(),
-            before.len()
-        ));
-    }
-    for (b, a) in before.iter().zip(&after) {
-        let (Some(was), Some(is)) = (&b.meaning, &a.meaning) else {
-            if b.meaning.is_some() {
-                return Err(format!(
-                    "refusing to apply {}: the payload at {} would no longer parse",
-                    codes(&touching(&b.span)),
-                    place(&b.span)
-                ));
-            }
-            continue;
-        };
-        if was == is {
-            continue;
-        }
-        let responsible = touching(&b.span);
-        let may_change = responsible.iter().any(|d| {
-            d.fix.as_ref().is_some_and(|f| {
-                f.applicability == Applicability::Unsafe || !MEANING_PRESERVING.contains(&d.code())
-            })
+    let index = LineIndex::new(old.text);
+    let place = |span: &Span| {
+        let at = index.location(old.text, span.start);
+        format!("{}:{}", at.line, at.column)
+    };
+    let mut refusals = Vec::new();
+    let mut refuse = |span: Span, why: String| {
+        refusals.push(Refusal {
+            message: format!("refusing to apply {}: {why}", codes(&touching(&span))),
+            touching: span,
         });
-        if !may_change {
-            return Err(format!(
-                "refusing to apply {}: the payload at {} would decode differently",
-                codes(&responsible),
-                place(&b.span)
-            ));
+    };
+    let count_changes = |what: &str, span: &Span| {
+        let payloads = |n: usize| format!("{n} payload{}", if n == 1 { "" } else { "s" });
+        format!(
+            "the file would hold {} instead of {} (the payload at {} would {what})",
+            payloads(after.len()),
+            payloads(before.len()),
+            place(span)
+        )
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < before.len() || j < after.len() {
+        let old_at = before.get(i).map(|b| map.to_new(b.span.start));
+        let new_at = after.get(j).map(|a| a.span.start);
+        match (old_at, new_at) {
+            (Some(old_at), Some(new_at)) if old_at == new_at => {
+                let (b, a) = (&before[i], &after[j]);
+                i += 1;
+                j += 1;
+                let (Some(was), Some(is)) = (&b.meaning, &a.meaning) else {
+                    if b.meaning.is_some() {
+                        refuse(
+                            b.span.clone(),
+                            format!("the payload at {} would no longer parse", place(&b.span)),
+                        );
+                    }
+                    continue;
+                };
+                if was == is {
+                    continue;
+                }
+                let may_change = touching(&b.span).iter().any(|d| {
+                    d.fix.as_ref().is_some_and(|f| {
+                        f.applicability == Applicability::Unsafe
+                            || !MEANING_PRESERVING.contains(&d.code())
+                    })
+                });
+                if !may_change {
+                    refuse(
+                        b.span.clone(),
+                        format!("the payload at {} would decode differently", place(&b.span)),
+                    );
+                }
+            }
+            (Some(old_at), new_at) if new_at.is_none_or(|new_at| old_at < new_at) => {
+                let span = before[i].span.clone();
+                refuse(span.clone(), count_changes("disappear", &span));
+                i += 1;
+            }
+            _ => {
+                let span = &after[j].span;
+                let old_span =
+                    map.to_old(span.start)..map.to_old(span.end).max(map.to_old(span.start));
+                refuse(old_span.clone(), count_changes("be split", &old_span));
+                j += 1;
+            }
         }
     }
-    Ok(())
+    if refusals.is_empty() {
+        Ok(())
+    } else {
+        Err(refusals)
+    }
 }
 
 /// Checks that `new` holds the same payloads as `old`, each meaning exactly the
@@ -456,5 +623,47 @@ mod tests {
         assert!(verify_same_meaning("start(a)", "start(b)", FileKind::Silp).is_err());
         assert!(verify_same_meaning("start(a)", "start(a", FileKind::Silp).is_err());
         assert!(verify_same_meaning("start(a)", "start(a)\nstop(b)", FileKind::Silp).is_err());
+    }
+
+    #[test]
+    fn a_refused_fix_is_left_out_and_the_others_apply() {
+        // Deleting the soft hyphen would leave line 1 blank: its payload would
+        // disappear. The SL104 fix on line 2 still applies.
+        let text = "\u{AD}\nCancel(x)\n";
+        let fixed = fix_text(text, FileKind::Silp, &Settings::default(), false).unwrap();
+        assert_eq!(fixed.text, "\u{AD}\ncancel(x)\n");
+        assert_eq!(fixed.applied, 1);
+        assert_eq!(fixed.refused.len(), 1);
+        assert!(
+            fixed.refused[0].contains("SL204") && fixed.refused[0].contains("1:1 would disappear"),
+            "{}",
+            fixed.refused[0]
+        );
+        // Many such lines are refused together, in one pass.
+        let text = "\u{AD}\nCancel(x)\n".repeat(500);
+        let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false).unwrap();
+        assert_eq!(fixed.text, "\u{AD}\ncancel(x)\n".repeat(500));
+        assert_eq!(fixed.refused.len(), 500);
+    }
+
+    #[test]
+    fn offsets_move_with_the_edits() {
+        let edits = [
+            Edit::replace(2..4, "xyz"),
+            Edit::insert(6, "++"),
+            Edit::delete(8..10),
+        ];
+        let map = OffsetMap::new(edits.iter().collect());
+        // "ab[cd]ef|gh[ij]k" -> "abxyzef++ghk"
+        assert_eq!(map.to_new(0), 0);
+        assert_eq!(map.to_new(2), 2);
+        assert_eq!(map.to_new(3), 2, "inside a replacement: its start");
+        assert_eq!(map.to_new(4), 5);
+        assert_eq!(map.to_new(6), 7, "before what is inserted there");
+        assert_eq!(map.to_new(10), 11);
+        assert_eq!(map.to_old(5), 4);
+        assert_eq!(map.to_old(3), 2, "inside a replacement: its start");
+        assert_eq!(map.to_old(9), 6);
+        assert_eq!(map.to_old(11), 10);
     }
 }

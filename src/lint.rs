@@ -15,6 +15,7 @@ use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::suppression::Suppression;
 use crate::syntax::{parse, Document, SyntaxError};
+use std::collections::{HashMap, HashSet};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
 #[derive(Debug, Default)]
@@ -22,6 +23,8 @@ pub struct FileLint {
     pub diagnostics: Vec<Diagnostic>,
     /// Every `meta.req_id` written in the file.
     pub req_ids: Vec<ReqIdFact>,
+    /// Whether a rule reported more than a file keeps ([`crate::rules::MAX_PER_RULE`]).
+    pub capped: bool,
 }
 
 /// Lints one file's text as `kind`.
@@ -31,6 +34,12 @@ pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
 
 /// Lints a parsed document.
 pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
+    lint_in(document, Context::new(document.text, settings))
+}
+
+/// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
+fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
+    let settings = ctx.settings();
     let rules: Vec<&dyn Rule> = RULES
         .iter()
         .copied()
@@ -39,7 +48,7 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     let text = document.text;
     let mut linter = Linter {
         rules: &rules,
-        ctx: Context::new(text, settings),
+        ctx,
         req_ids: Vec::new(),
         suppressions: Vec::new(),
     };
@@ -57,6 +66,7 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     }
     linter.apply_suppressions();
     let Linter { ctx, req_ids, .. } = linter;
+    let capped = ctx.capped();
     let mut diagnostics = ctx.into_diagnostics();
     let req_ids = if req_ids.is_empty() {
         Vec::new()
@@ -71,6 +81,7 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     FileLint {
         diagnostics,
         req_ids,
+        capped,
     }
 }
 
@@ -154,11 +165,12 @@ impl<'a> Linter<'_, 'a> {
         for rule in self.rules {
             rule.check_text(&mut self.ctx, region.span.clone());
         }
-        self.ctx.set_region_lines(
+        self.ctx.set_region(
             region
                 .fence_lines()
                 .map(<[Span]>::to_vec)
                 .unwrap_or_default(),
+            region.carried,
         );
         if region.kind == FileKind::SilpJson {
             self.json_comments(block);
@@ -307,26 +319,20 @@ impl<'a> Linter<'_, 'a> {
             .iter()
             .map(|s| vec![false; s.codes.len()])
             .collect();
-        let suppressions = &self.suppressions;
+        let groups = suppressions_by_target(&self.suppressions);
         self.ctx.retain(|d| {
             let start = d.span.start;
-            for (i, suppression) in suppressions.iter().enumerate() {
-                let covers = suppression.target.start <= start
-                    && start <= suppression.target.end
-                    && suppression.target.end > suppression.target.start;
-                if !covers {
-                    continue;
-                }
-                if let Some(j) = suppression
-                    .codes
-                    .iter()
-                    .position(|(c, _)| c.eq_ignore_ascii_case(d.rule.code))
-                {
+            let after = groups.partition_point(|(target, _)| target.start <= start);
+            let Some((target, codes)) = after.checked_sub(1).map(|g| &groups[g]) else {
+                return true;
+            };
+            match codes.get(d.rule.code) {
+                Some(&(i, j)) if start <= target.end => {
                     used[i][j] = true;
-                    return false;
+                    false
                 }
+                _ => true,
             }
-            true
         });
         let report: Vec<(Suppression, Vec<bool>)> = self.suppressions.drain(..).zip(used).collect();
         for rule in self.rules {
@@ -350,7 +356,7 @@ impl<'a> Linter<'_, 'a> {
             return;
         };
         if json.has_escapes {
-            self.escaped_strings(root, &[]);
+            self.escaped_strings(root, &HashSet::new());
         }
         match &root.value {
             JsonValue::Object(_) => self.json_payload(root),
@@ -387,17 +393,19 @@ impl<'a> Linter<'_, 'a> {
         for rule in self.rules {
             rule.check_nlip(&mut self.ctx, root);
         }
-        let mut carried_strings = Vec::new();
+        let mut carried_strings = HashSet::new();
         for carried in &message.carried {
             match carried {
                 Carried::Object(content) => self.json_payload(content),
                 Carried::InPlace { string, block } => {
-                    carried_strings.push(string.clone());
+                    carried_strings.insert(string.start);
                     self.block(block);
                 }
                 Carried::Escaped { string, document } => {
-                    carried_strings.push(string.clone());
-                    let inner = lint_document(document.document(), self.ctx.settings());
+                    carried_strings.insert(string.start);
+                    let document = document.document();
+                    let ctx = Context::distinct(document.text, self.ctx.settings());
+                    let inner = lint_in(document, ctx);
                     self.cover_string(inner.diagnostics, string);
                 }
             }
@@ -421,12 +429,12 @@ impl<'a> Linter<'_, 'a> {
     /// JSON strings written with escapes (`"P\u0430ris"`, `"\u200b"`): the raw-text
     /// rules see the characters a receiver reads. Their diagnostics cover the whole
     /// string and carry no fix, as for an escaped NLIP payload.
-    /// Strings at `skip` are payloads linted on their own.
-    fn escaped_strings(&mut self, root: &JsonNode, skip: &[Span]) {
+    /// Strings starting at `skip` are payloads linted on their own.
+    fn escaped_strings(&mut self, root: &JsonNode, skip: &HashSet<usize>) {
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
             match &node.value {
-                JsonValue::String(_) if skip.contains(&node.span) => {}
+                JsonValue::String(_) if skip.contains(&node.span.start) => {}
                 JsonValue::String(decoded) => self.escaped_string(decoded, &node.span),
                 JsonValue::Object(members) => {
                     for member in members {
@@ -446,7 +454,7 @@ impl<'a> Linter<'_, 'a> {
         }
         // A space first, so a leading U+FEFF is not taken for a byte-order mark.
         let text = format!(" {decoded}");
-        let mut inner = Context::new(&text, self.ctx.settings());
+        let mut inner = Context::distinct(&text, self.ctx.settings());
         for rule in self.rules {
             rule.check_text(&mut inner, 1..text.len());
         }
@@ -469,6 +477,35 @@ impl<'a> Linter<'_, 'a> {
     }
 }
 
+/// Each code a target's suppressions list (upper case), with the index of the
+/// first suppression listing it and the code's position in its list.
+type CodeIndex = HashMap<String, (usize, usize)>;
+
+/// The suppressions that cover something, grouped by what they cover, in file
+/// order: each target with the codes its suppressions list (upper case), each
+/// code with the first suppression and position that lists it. Targets are payload
+/// lines, or the JSON of a fence between comment lines, so two are equal or
+/// disjoint, and the one holding a position is found by binary search.
+fn suppressions_by_target(suppressions: &[Suppression]) -> Vec<(Span, CodeIndex)> {
+    let mut order: Vec<usize> = (0..suppressions.len())
+        .filter(|&i| !suppressions[i].target.is_empty())
+        .collect();
+    order.sort_by_key(|&i| (suppressions[i].target.start, suppressions[i].target.end, i));
+    let mut groups: Vec<(Span, CodeIndex)> = Vec::new();
+    for i in order {
+        let target = &suppressions[i].target;
+        if groups.last().is_none_or(|(last, _)| last != target) {
+            groups.push((target.clone(), HashMap::new()));
+        }
+        if let Some((_, codes)) = groups.last_mut() {
+            for (j, (code, _)) in suppressions[i].codes.iter().enumerate() {
+                codes.entry(code.to_ascii_uppercase()).or_insert((i, j));
+            }
+        }
+    }
+    groups
+}
+
 fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
     SyntaxError::new(
         node.span.clone(),
@@ -477,4 +514,81 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
             node.type_name()
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suppressions_are_found_by_target_and_code_with_the_first_one_winning() {
+        let text = "# silp-lint: ignore[SL104, sl101]\n# silp-lint: ignore[SL101]\nBegin(x) # silp-lint: ignore[SL101]\n\nbegin(y)\n";
+        let lint = lint_text(text, FileKind::Silp, &Settings::default());
+        let codes: Vec<(&str, &str)> = lint
+            .diagnostics
+            .iter()
+            .map(|d| (d.code(), &text[d.span.clone()]))
+            .collect();
+        // Line 3's SL101 and SL104 are suppressed by the first comment; the other two
+        // comments' SL101 suppressed nothing (SL801), and line 5 is not covered.
+        assert_eq!(
+            codes,
+            [
+                ("SL801", "# silp-lint: ignore[SL101]"),
+                ("SL801", "# silp-lint: ignore[SL101]"),
+                ("SL101", "begin")
+            ]
+        );
+        let many: String = (0..10_000).map(|i| format!("SL9{i:04},")).collect();
+        let text = format!("# silp-lint: ignore[{many}SL101]\nbegin(x)\n");
+        let lint = lint_text(&text, FileKind::Silp, &Settings::default());
+        assert!(lint.diagnostics.iter().all(|d| d.code() == "SL801"));
+        assert_eq!(
+            lint.diagnostics.len(),
+            crate::rules::MAX_PER_RULE + 1,
+            "capped"
+        );
+    }
+
+    #[test]
+    fn a_rule_keeps_at_most_its_cap_of_diagnostics_per_file_and_counts_the_rest() {
+        let text = "Cancel(x)\n".repeat(crate::rules::MAX_PER_RULE + 250);
+        let lint = lint_text(&text, FileKind::Silp, &Settings::default());
+        assert!(lint.capped);
+        let sl104: Vec<&Diagnostic> = lint
+            .diagnostics
+            .iter()
+            .filter(|d| d.code() == "SL104")
+            .collect();
+        assert_eq!(sl104.len(), crate::rules::MAX_PER_RULE + 1);
+        let summary = sl104.last().unwrap();
+        assert_eq!(
+            summary.message,
+            "250 more SL104 diagnostics in this file are not shown"
+        );
+        assert_eq!(
+            summary.span.start,
+            10 * crate::rules::MAX_PER_RULE,
+            "at the first left out"
+        );
+    }
+
+    #[test]
+    fn an_escaped_string_of_many_invisible_characters_is_one_finding() {
+        let text = format!(
+            "{{\"intent\":\"!START\",\"act\":\"{}\"}}",
+            "\\u200b".repeat(100_000)
+        );
+        let lint = lint_text(&text, FileKind::SilpJson, &Settings::default());
+        let codes: Vec<&str> = lint.diagnostics.iter().map(|d| d.code()).collect();
+        assert_eq!(codes, ["SL201"]);
+        assert!(!lint.capped);
+        let nlip = format!(
+            "{{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"start({}x)\"}}",
+            "\\u200b,".repeat(100_000)
+        );
+        let lint = lint_text(&nlip, FileKind::Nlip, &Settings::default());
+        let zero_width = lint.diagnostics.iter().filter(|d| d.code() == "SL201");
+        assert_eq!(zero_width.count(), 1);
+    }
 }

@@ -13,9 +13,10 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::lint::{lint_text, sort_and_dedup, FileLint};
-use crate::rules::ReqIdFact;
+use crate::rules::{ReqIdFact, MAX_PER_RULE};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
+use std::collections::HashMap;
 
 /// Lints `new` (whose line index is `index`), reusing `previous`, the lint of `old`.
 pub fn relint(
@@ -109,12 +110,18 @@ fn window_relint(
     kind: FileKind,
     settings: &Settings,
 ) -> Option<FileLint> {
+    // A result that left diagnostics out cannot be patched: which ones were shown
+    // depends on the whole file.
+    if previous.capped {
+        return None;
+    }
     let (a, b) = (old.as_bytes(), new.as_bytes());
     let prefix = common_prefix(a, b);
     if prefix == a.len() && prefix == b.len() {
         return Some(FileLint {
             diagnostics: previous.diagnostics.clone(),
             req_ids: previous.req_ids.clone(),
+            capped: false,
         });
     }
     let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
@@ -179,7 +186,13 @@ fn window_relint(
         text.push_str(&new[start..end]);
         (lint_text(&text, kind, settings), start as isize - 1)
     };
+    if window.capped {
+        return None;
+    }
     diagnostics.extend(window.diagnostics.iter().map(|d| shift_diagnostic(d, base)));
+    if exceeds_rule_cap(&diagnostics) {
+        return None;
+    }
     req_ids.extend(
         window
             .req_ids
@@ -196,6 +209,17 @@ fn window_relint(
     Some(FileLint {
         diagnostics,
         req_ids,
+        capped: false,
+    })
+}
+
+/// Whether a rule has more diagnostics than a full lint of the file would keep.
+fn exceeds_rule_cap(diagnostics: &[Diagnostic]) -> bool {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    diagnostics.iter().any(|d| {
+        let count = counts.entry(d.code()).or_default();
+        *count += 1;
+        *count > MAX_PER_RULE
     })
 }
 

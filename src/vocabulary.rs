@@ -109,13 +109,21 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let lower = word.to_lowercase();
+    let length = lower.chars().count();
     // Optimal string alignment: edits and adjacent swaps, without the allocations
-    // of unrestricted Damerau-Levenshtein, which no typo of a short word needs.
+    // of unrestricted Damerau-Levenshtein, which no typo of a short word needs. A
+    // candidate whose length differs by more than the allowed distance cannot be
+    // close: it is skipped before any distance is computed.
     candidates
         .into_iter()
-        .map(|c| (strsim::osa_distance(&lower, &c.to_lowercase()), c))
-        .filter(|(distance, c)| {
-            *distance <= (c.chars().count().max(3) / 3).max(1) + usize::from(c.len() > 8)
+        .filter_map(|c| {
+            let c_length = c.chars().count();
+            let allowed = (c_length.max(3) / 3).max(1) + usize::from(c.len() > 8);
+            if length.abs_diff(c_length) > allowed {
+                return None;
+            }
+            let distance = strsim::osa_distance(&lower, &c.to_lowercase());
+            (distance <= allowed).then_some((distance, c))
         })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, c)| c)

@@ -106,6 +106,25 @@ fn json_nested_100000_levels_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn code_parentheses_nested_a_million_deep_are_one_error() {
+    for text in [
+        format!("fetch({}", "(".repeat(1_000_000)),
+        format!("fetch({}{}", "(".repeat(1_000_000), ")".repeat(1_000_000)),
+    ] {
+        let lint = lint_text(&text, FileKind::Silp, &Settings::default());
+        let messages: Vec<&str> = lint
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            ["parentheses nested more than 32 deep: a code-frontend payload nests none"]
+        );
+    }
+}
+
+#[test]
 fn a_ten_megabyte_line_is_linted() {
     let mut line = String::from("search(");
     while line.len() < 10 * 1024 * 1024 {

@@ -10,6 +10,7 @@
 use crate::ir::{Alternative, Constraint, Entity, Extra, Ir, Origin, Text};
 use crate::source::Span;
 use crate::syntax::code::KEYWORDS;
+use indexmap::IndexMap;
 
 /// The frontends silp-lint compiles to (`llmlingua2` needs an ML model: it is not one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +91,7 @@ fn is_primary(entity: &Entity, intent: &str) -> bool {
 
 /// Secondary entities' values grouped by action, in first-appearance order.
 fn secondary_groups<'a>(ir: &'a Ir, intent: &str) -> Vec<(&'a Text, Vec<&'a Text>)> {
-    let mut groups: Vec<(&Text, Vec<&Text>)> = Vec::new();
+    let mut groups: IndexMap<&str, (&Text, Vec<&Text>)> = IndexMap::new();
     for entity in &ir.entities {
         let Some(action) = entity
             .action
@@ -99,12 +100,13 @@ fn secondary_groups<'a>(ir: &'a Ir, intent: &str) -> Vec<(&'a Text, Vec<&'a Text
         else {
             continue;
         };
-        match groups.iter_mut().find(|(a, _)| a.node == action.node) {
-            Some((_, values)) => values.push(&entity.value),
-            None => groups.push((action, vec![&entity.value])),
-        }
+        groups
+            .entry(action.node.as_str())
+            .or_insert_with(|| (action, Vec::new()))
+            .1
+            .push(&entity.value);
     }
-    groups
+    groups.into_values().collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -195,24 +197,22 @@ enum Slot<'a> {
 /// and its last value.
 pub fn json(ir: &Ir) -> Result<String, CompileError> {
     let intent = intent(ir)?;
-    let mut slots: Vec<(String, Slot)> = vec![("intent".to_string(), Slot::Value(intent))];
-    fn set<'a>(slots: &mut Vec<(String, Slot<'a>)>, key: &str, slot: Slot<'a>) {
-        match slots.iter_mut().find(|(k, _)| k == key) {
-            Some((_, old)) => *old = slot,
-            None => slots.push((key.to_string(), slot)),
-        }
-    }
+    // A dict in insertion order: a repeated key keeps its place, takes the new value.
+    let mut slots: IndexMap<String, Slot> = IndexMap::new();
+    slots.insert("intent".to_string(), Slot::Value(intent));
     for entity in &ir.entities {
         match entity
             .action
             .as_ref()
             .filter(|_| !is_primary(entity, intent))
         {
-            None => set(&mut slots, &entity.id, Slot::Value(&entity.value)),
+            None => {
+                slots.insert(entity.id.node.clone(), Slot::Value(&entity.value));
+            }
             Some(action) => {
                 let key = format!("action_{}", function_name(action));
-                match slots.iter_mut().find(|(k, _)| *k == key) {
-                    Some((_, Slot::Values(values))) => values.push(&entity.value),
+                match slots.get_mut(&key) {
+                    Some(Slot::Values(values)) => values.push(&entity.value),
                     Some(_) => {
                         return Err(CompileError {
                             span: entity.value.span.clone(),
@@ -222,24 +222,24 @@ pub fn json(ir: &Ir) -> Result<String, CompileError> {
                             ),
                         })
                     }
-                    None => slots.push((key, Slot::Values(vec![&entity.value]))),
+                    None => {
+                        slots.insert(key, Slot::Values(vec![&entity.value]));
+                    }
                 }
             }
         }
     }
     if !ir.constraints.is_empty() {
         let items: Vec<String> = ir.constraints.iter().map(constraint_object).collect();
-        set(
-            &mut slots,
-            "constraints",
+        slots.insert(
+            "constraints".to_string(),
             Slot::Raw(format!("[{}]", items.join(","))),
         );
     }
     if !ir.alternatives.is_empty() {
         let items: Vec<String> = ir.alternatives.iter().map(alternative_object).collect();
-        set(
-            &mut slots,
-            "alternatives",
+        slots.insert(
+            "alternatives".to_string(),
             Slot::Raw(format!("[{}]", items.join(","))),
         );
     }
@@ -531,14 +531,13 @@ pub fn semantics(ir: &Ir) -> Semantics {
             .map(|e| (e.id.node.clone(), e.value.node.clone()))
             .collect(),
         secondary: {
-            let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+            let mut groups: IndexMap<String, Vec<String>> = IndexMap::new();
             for entity in ir.entities.iter().filter(|e| !ir.is_primary(e)) {
                 let action = owned(&entity.action).unwrap_or_default();
-                let value = entity.value.node.clone();
-                match groups.iter_mut().find(|(a, _)| *a == action) {
-                    Some((_, values)) => values.push(value),
-                    None => groups.push((action, vec![value])),
-                }
+                groups
+                    .entry(action)
+                    .or_default()
+                    .push(entity.value.node.clone());
             }
             groups
                 .into_iter()

@@ -25,20 +25,22 @@ declare_rule! {
     /// with Hiragana and Katakana counts as one, Japanese, script) and one of its
     /// characters outside its main script is a known look-alike of a character of
     /// the main script, or when it mixes Latin, Greek and Cyrillic and some letter
-    /// passes for one of another of these alphabets (`Иваn`, `ΡΟΔΟS`; Greek counts
-    /// there only when it outnumbers the Latin letters). Text in any one script is fine:
-    /// `Иван`, `北京欢迎你`, `東京タワー`, `Café`, and so are mixes without
-    /// look-alikes, such as `abc日本`, and Greek symbols next to Latin letters that
-    /// do not pass for Latin (`ΔT`, `MΩ`, `μA`, `λmax`).
+    /// passes for one of another of these alphabets (`Иваn`, whose `а` passes for
+    /// Latin; `ΡΟΔΟS`; Greek counts there only when it outnumbers the Latin letters).
+    /// Text in any one script is fine: `Иван`, `北京欢迎你`, `東京タワー`, `Café`, and
+    /// so are mixes without look-alikes, such as `abc日本`, `我用AI模型` and `5μs`, and
+    /// Greek symbols next to Latin letters that do not pass for Latin (`ΔT`, `MΩ`,
+    /// `μA`, `λmax`).
     /// The main script is Latin when replacing the other characters by their
     /// look-alikes would give a plain ASCII word, otherwise the script most of the
     /// word's letters are in.
     ///
-    /// Words joined by `_`, `-` or `.` form one token (a value, a domain name): a
-    /// word in another script whose every letter passes for ASCII, joined to Latin
-    /// text, is reported too (`аррӏе.com` in Cyrillic, `ΤΟΚΥΟ_Tower` in Greek);
-    /// bilingual tokens such as `Москва_Moscow` and one-letter symbols such as
-    /// `α-helix` are fine.
+    /// Words joined by `_`, `-` or `.` form one token (a value, a domain name, a
+    /// key), as rules.md judges tokens: a word of two or more letters in another
+    /// script whose every letter passes for ASCII, joined to Latin text, is reported
+    /// too (`аррӏе.com` in Cyrillic, `ΤΟΚΥΟ_Tower` in Greek, a key `app_сору`).
+    /// Bilingual tokens such as `Москва_Moscow`, `Αθήνα_Athens` and `Москва.ru`, and
+    /// one-letter symbols such as `α-helix`, are fine.
     ///
     /// ## Why is this bad?
     /// A receiver compares code points, people compare shapes. `cаncel` with a

@@ -7,7 +7,8 @@ declare_rule! {
     /// ## What it does
     /// Reports a second entity with the same `id` among the primary action's
     /// entities. Two positional arguments are two `act` entities, so
-    /// `book(hotel,downtown)` has a duplicate too.
+    /// `book(hotel,downtown)` has a duplicate too. In a JSON-frontend payload, whose
+    /// entities are the keys of one object, a key written twice is such a duplicate.
     ///
     /// ## Why is this bad?
     /// The JSON frontend flattens primary entities into one object keyed by id and

@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 declare_rule! {
     /// ## What it does
     /// Reports every `req_id` written in more than one payload of the linted set,
-    /// across files, naming the other places. Ids that decoding regenerates from a
-    /// payload's text (code and JSON frontends) are not written, so they do not count.
+    /// across files, naming the other places. Each use is reported once; it names
+    /// at most five other places, from the first use on, and counts the rest. Ids
+    /// that decoding regenerates from a payload's text (code and JSON frontends)
+    /// are not written, so they do not count.
     ///
     /// ## Why is this bad?
     /// `req_id` correlates requests and responses. Two payloads with one id make a
@@ -29,6 +31,11 @@ declare_rule! {
     }
 }
 
+/// How many other places of a repeated id one diagnostic names (message and
+/// related list); the rest are counted. A value repeated thousands of times must
+/// not make output grow with the square of its uses.
+const NAMED_PLACES: usize = 5;
+
 impl Rule for DuplicateReqId {
     fn check_run(&self, run: &mut RunContext) {
         // The uses of each repeated value, keyed and so ordered by its first use.
@@ -46,17 +53,31 @@ impl Rule for DuplicateReqId {
             let places: Vec<String> = uses.iter().map(|&i| place(run, &run.req_ids[i])).collect();
             for (k, &i) in uses.iter().enumerate() {
                 let this = &run.req_ids[i];
-                let others: Vec<&str> = places
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != k)
-                    .map(|(_, p)| p.as_str())
+                // The first other uses, from the first one on.
+                let named: Vec<usize> = (0..uses.len())
+                    .filter(|&j| j != k)
+                    .take(NAMED_PLACES)
                     .collect();
-                let related = uses
+                let unnamed = uses.len() - 1 - named.len();
+                let mut message = format!(
+                    "`req_id` `{}` is also written at {}",
+                    this.fact.value,
+                    named
+                        .iter()
+                        .map(|&j| places[j].as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                if unnamed > 0 {
+                    message.push_str(&format!(
+                        " and {unnamed} more place{}",
+                        if unnamed == 1 { "" } else { "s" }
+                    ));
+                }
+                let related = named
                     .iter()
-                    .filter(|&&j| j != i)
                     .map(|&j| {
-                        let other = &run.req_ids[j];
+                        let other = &run.req_ids[uses[j]];
                         Related {
                             path: (other.file != this.file)
                                 .then(|| run.paths[other.file].to_string()),
@@ -72,14 +93,47 @@ impl Rule for DuplicateReqId {
                     this.file,
                     &Self::META,
                     this.fact.span.clone(),
-                    format!(
-                        "`req_id` `{}` is also written at {}",
-                        this.fact.value,
-                        others.join(", ")
-                    ),
+                    message,
                     related,
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lint::lint_text;
+    use crate::settings::Settings;
+    use crate::source::FileKind;
+
+    #[test]
+    fn a_much_repeated_id_is_reported_once_per_use_naming_a_few_places() {
+        let line = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n";
+        let text = line.repeat(1000);
+        let found = crate::lint::lint_files(&[(
+            "x.silp.jsonl",
+            &text,
+            FileKind::SilpJsonl,
+            &Settings::default(),
+        )])
+        .remove(0);
+        let sl303: Vec<_> = found.iter().filter(|d| d.code() == "SL303").collect();
+        assert_eq!(sl303.len(), 1000, "each use once");
+        for diagnostic in &sl303 {
+            assert_eq!(diagnostic.related.len(), super::NAMED_PLACES);
+            assert!(
+                diagnostic.message.ends_with("and 994 more places"),
+                "{}",
+                diagnostic.message
+            );
+        }
+        assert!(
+            sl303[1].message.contains("x.silp.jsonl:1:"),
+            "the first use is named first"
+        );
+        assert!(lint_text(line, FileKind::SilpJsonl, &Settings::default())
+            .diagnostics
+            .is_empty());
     }
 }

@@ -8,6 +8,8 @@ declare_rule! {
     /// Reports the verbs the draft excludes from the whitelist: `SWITCH_TOOL`
     /// (`switch_tool`) and `ESCALATE` (`escalate`).
     ///
+    /// Only this rule reports them: they are not also reported as unknown verbs (SL101).
+    ///
     /// ## Why is this bad?
     /// The draft says they MUST NOT be used as action codes: neither is a single token
     /// on any tested tokenizer (2–3 tokens), and `ESCALATE` splits off the fragment

@@ -6,6 +6,11 @@ declare_rule! {
     /// Reports a Slipstream `Fallback` message that carries no payload (a thread token
     /// such as `thread42` does not count as payload).
     ///
+    /// A payload's first token that starts with `thread` is its thread id, as
+    /// languages.md §5 says (`thread42` is thread `42`, `threads` is thread `s`), so
+    /// `Fallback thread` alone is reported. The reference decoder also wants a digit,
+    /// `_` or `-` after `thread`; silp-lint follows the spec folder.
+    ///
     /// ## Why is this bad?
     /// `Fallback` means "this intent has no UCR anchor; read the payload instead": the
     /// natural-language payload *is* the message. Without one, the receiver learns

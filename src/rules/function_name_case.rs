@@ -8,6 +8,8 @@ declare_rule! {
     /// `Cancel(flight)` or `START(hike)`, and likewise a condition's predicate name
     /// (`if Loc(me,Beijing): ...`).
     ///
+    /// A comparison's subject (`TEMP>30`) is not a function name and is not reported.
+    ///
     /// ## Why is this bad?
     /// The code frontend's function names are the lower-cased verbs (`!CANCEL` ->
     /// `cancel`); those are the spellings verified to be single tokens. `Cancel` and

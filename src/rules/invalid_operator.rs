@@ -8,6 +8,10 @@ declare_rule! {
     /// as `=>`, `<>` or a single `=` — in a code-frontend condition or in a
     /// constraint's `operator`.
     ///
+    /// Any run of two or more of `<`, `>`, `=` and `!` in a condition is one operator,
+    /// so `=<`, `===` and `<=>` are reported here, not as syntax errors (SL001). Where
+    /// one operator is the likely meaning (`=>`, `=<`, `<>`, `=`), the help names it.
+    ///
     /// ## Why is this bad?
     /// Receivers only know the six operators. `=>` reads as an implication or a
     /// typo for `>=`, `<>` is SQL's "not equal", and `=` is ambiguous with keyword

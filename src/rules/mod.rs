@@ -51,6 +51,7 @@ use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
 use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
+use std::collections::HashSet;
 
 /// Declares a rule's struct, its [`RuleMeta`] (from its doc comment and registry
 /// position) and its [`Declared`] impl. A rule not listed in `registry.rs` has no
@@ -124,15 +125,27 @@ pub trait Rule: Declared + Sync {
     fn check_run(&self, _run: &mut RunContext) {}
 }
 
+/// The most diagnostics of one rule a file keeps (counted before suppressions): a
+/// file with a finding on every character must not take gigabytes to report.
+pub const MAX_PER_RULE: usize = 1000;
+
 /// What a rule sees while checking one file: its text and settings, and where
 /// diagnostics go.
 pub struct Context<'a> {
     text: &'a str,
     settings: &'a Settings,
     diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics each rule reported, by rule id, and the first span of
+    /// those past [`MAX_PER_RULE`], which are counted, not kept.
+    reported: Vec<(u32, Option<Span>)>,
+    /// For text whose diagnostics all end up on one span (a JSON string written
+    /// with escapes): the messages reported so far, so a repeat is not kept.
+    distinct: Option<HashSet<(&'static str, String)>>,
     /// The lines of the Markdown fence being linted, without their container's
     /// prefix (`> `, indentation); empty in a payload file, whose lines are whole.
     region_lines: Vec<Span>,
+    /// Whether the region's payloads are carried inside a JSON string.
+    carried: bool,
 }
 
 impl<'a> Context<'a> {
@@ -141,7 +154,20 @@ impl<'a> Context<'a> {
             text,
             settings,
             diagnostics: Vec::new(),
+            reported: Vec::new(),
+            distinct: None,
             region_lines: Vec::new(),
+            carried: false,
+        }
+    }
+
+    /// A context whose diagnostics will all be moved onto one span: it keeps one
+    /// diagnostic per rule and message (32 MB of escaped `\u200b` is one finding,
+    /// not millions).
+    pub fn distinct(text: &'a str, settings: &'a Settings) -> Context<'a> {
+        Context {
+            distinct: Some(HashSet::new()),
+            ..Context::new(text, settings)
         }
     }
 
@@ -155,8 +181,17 @@ impl<'a> Context<'a> {
         }
     }
 
-    pub fn set_region_lines(&mut self, lines: Vec<Span>) {
+    /// Sets the region being linted: a fence's lines (empty for a file body, whose
+    /// lines are whole), and whether its payloads are carried in a JSON string.
+    pub fn set_region(&mut self, lines: Vec<Span>, carried: bool) {
         self.region_lines = lines;
+        self.carried = carried;
+    }
+
+    /// Whether the payloads being linted are carried inside a JSON string (an NLIP
+    /// message), where they are not lines of their own.
+    pub fn in_carried_payload(&self) -> bool {
+        self.carried
     }
 
     /// The whole file's text; spans index into it.
@@ -188,16 +223,42 @@ impl<'a> Context<'a> {
         if !self.settings.enabled(rule) {
             return Reported(None);
         }
+        let message = crate::unicode::visible(&message.into()).into_owned();
+        if let Some(seen) = &mut self.distinct {
+            if !seen.insert((rule.code, message.clone())) {
+                return Reported(None);
+            }
+        }
+        let index = rule.id.index();
+        if self.reported.len() <= index {
+            self.reported.resize(index + 1, (0, None));
+        }
+        let (count, first_omitted) = &mut self.reported[index];
+        *count += 1;
+        if *count as usize > MAX_PER_RULE {
+            first_omitted.get_or_insert(span);
+            return Reported(None);
+        }
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self.settings.severity(rule),
-            message: crate::unicode::visible(&message.into()).into_owned(),
+            message,
             help: None,
             span,
             fix: None,
             related: Vec::new(),
         });
         Reported(self.diagnostics.last_mut())
+    }
+
+    /// Whether a diagnostic of `rule` reported now would be kept (the rule is on and
+    /// below [`MAX_PER_RULE`] in this file): rules check it before costly messages.
+    pub fn keeps(&self, rule: &RuleMeta) -> bool {
+        self.settings.enabled(rule)
+            && self
+                .reported
+                .get(rule.id.index())
+                .is_none_or(|(count, _)| (*count as usize) < MAX_PER_RULE)
     }
 
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
@@ -210,8 +271,36 @@ impl<'a> Context<'a> {
         self.diagnostics.retain(keep);
     }
 
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+    /// The diagnostics, with one more for each rule that reported past
+    /// [`MAX_PER_RULE`], saying how many were left out.
+    pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+        for (rule, (count, first_omitted)) in registry::RULES.iter().zip(&self.reported) {
+            let Some(span) = first_omitted else {
+                continue;
+            };
+            let meta = rule.meta();
+            let omitted = *count as usize - MAX_PER_RULE;
+            self.diagnostics.push(Diagnostic {
+                rule: meta,
+                severity: self.settings.severity(meta),
+                message: format!(
+                    "{omitted} more {} diagnostics in this file are not shown",
+                    meta.code
+                ),
+                help: Some(format!(
+                    "silp-lint reports at most {MAX_PER_RULE} diagnostics of one rule per file; fix these and run it again"
+                )),
+                span: span.clone(),
+                fix: None,
+                related: Vec::new(),
+            });
+        }
         self.diagnostics
+    }
+
+    /// Whether a rule reported more diagnostics than a file keeps.
+    pub fn capped(&self) -> bool {
+        self.reported.iter().any(|(_, omitted)| omitted.is_some())
     }
 }
 

@@ -18,6 +18,11 @@ declare_rule! {
     /// Reports an NLIP envelope key that is not written in lower case, such as
     /// `Format` or `MessageType`.
     ///
+    /// For the reference SDK, a message with `Format` lacks `format`, so
+    /// `nlip-envelope-violation` (SL701) reports it too. Only the envelope's own keys
+    /// are checked (`messagetype`, `format`, `subformat`, `content`, `label`,
+    /// `submessages`); other keys are the application's.
+    ///
     /// ## Why is this bad?
     /// The reference NLIP SDK is case-sensitive and reads only the lower-case keys:
     /// `Format` is ignored (or the message rejected for lacking `format`).
@@ -33,9 +38,9 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Lower-casing the key (safe) when it is one of the envelope's keys and the
-    /// message does not already have the lower-case key (then one of the two must be
-    /// removed by hand).
+    /// Lower-casing the key (safe), unless the message already has the lower-case
+    /// key: renaming would then make a duplicate whose last copy silently wins, so
+    /// remove one of the two by hand.
     pub struct NlipKeyCase {
         code: "SL702",
         name: "nlip-key-case",

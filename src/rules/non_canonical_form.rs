@@ -18,6 +18,11 @@ declare_rule! {
     /// spaces between its tokens; quoted payloads are kept as written. A trailing
     /// `# comment` keeps its text, one space before the `#`.
     ///
+    /// Any Unicode white space between code-frontend tokens is white space, as
+    /// languages.md says ("any white space between tokens is accepted"): an
+    /// ideographic space (U+3000) from a CJK input method, or a no-break space, is
+    /// reported here, not as a syntax error (SL001).
+    ///
     /// ## Why is this bad?
     /// Payloads are compared, hashed (the reference derives `req_id` from the text)
     /// and diffed as text: two spellings of one payload give different ids and noisy
@@ -47,7 +52,7 @@ declare_rule! {
 
 impl Rule for NonCanonicalForm {
     fn check_code(&self, ctx: &mut Context, payload: &Payload) {
-        if !ctx.enabled(&Self::META) {
+        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() {
             return;
         }
         let line = ctx.payload_line(payload.span.start);
@@ -65,7 +70,7 @@ impl Rule for NonCanonicalForm {
     }
 
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
-        if !ctx.enabled(&Self::META) {
+        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() {
             return;
         }
         let line = ctx.payload_line(message.span.start);

@@ -8,6 +8,9 @@ declare_rule! {
     /// ABNF lacks: `else` without `:`, `then` in place of `:`, `->` sequencing, and a
     /// trailing `with NAME`.
     ///
+    /// silp-lint accepts what languages.md lists: these forms parse (the calls of a
+    /// `->` chain may lack parentheses), so the rest of the payload is still checked.
+    ///
     /// ## Why is this bad?
     /// The reference decoder mishandles these forms. Without the colon it silently
     /// merges the else-branch into the last argument (`start(hike) else

@@ -22,6 +22,10 @@ declare_rule! {
     ///   `then`, `with`); a malformed action code such as `!cancel` is reported by
     ///   `malformed-action-code` (SL103) instead.
     ///
+    /// In a code payload, `target@location` in a primary call parses and keeps the
+    /// whole text as the value. An IR value holding `@` is still reported, as rules.md
+    /// lists it: not every decoder reads it back whole.
+    ///
     /// ## Why is this bad?
     /// SILP promises a lossless codec: `decode(compile(ir))` must equal `ir` for the
     /// code and JSON frontends (draft §4.6). A payload that holds such a value is

@@ -10,6 +10,10 @@ declare_rule! {
     /// `action`, and likewise the other optional strings of the schema: `silp`,
     /// `version` and `meta.out`.
     ///
+    /// The table row of rules.md names the first six fields; its placement paragraph
+    /// gives `null` in any optional string field to this rule. So `silp`, `version`
+    /// and `meta.out` are reported here (info), not by `schema-violation` (SL401).
+    ///
     /// ## Why is this bad?
     /// The normative schema types these fields as strings, so a strict validator
     /// rejects `null` there. An absent field already means "none", and costs no

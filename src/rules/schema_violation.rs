@@ -10,6 +10,11 @@ declare_rule! {
     /// values of the wrong type, `confidence` outside 0..1, a `silp` version not of
     /// the form `v1`. It also reports a key written twice in the same object.
     ///
+    /// A document with a key written twice is validated as JSON parsers read it: the
+    /// last value counts. A required field that is missing or not a string (`action`,
+    /// `id`, `value`, `type`) is reported once, here, not again as an empty action
+    /// code or value.
+    ///
     /// ## Why is this bad?
     /// A receiver validates payloads against this schema and rejects a document that
     /// breaks it. A key written twice is worse: JSON parsers keep only the last value,

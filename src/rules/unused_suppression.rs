@@ -26,6 +26,8 @@ declare_rule! {
     /// ## Fix
     /// Removing the unused codes, or the whole comment when none is used (safe).
     /// Codes of rules that are turned off are not reported: they may be needed again.
+    /// In a comment with more than 16 unused codes, only the first one's diagnostic
+    /// carries the fix (which removes them all).
     pub struct UnusedSuppression {
         code: "SL801",
         name: "unused-suppression",
@@ -33,20 +35,27 @@ declare_rule! {
     }
 }
 
+/// How many unused codes of one comment each carry their own fix.
+const FIXES_PER_COMMENT: usize = 16;
+
 impl Rule for UnusedSuppression {
     fn check_suppressions(&self, ctx: &mut Context, suppressions: &[(Suppression, Vec<bool>)]) {
         for (suppression, used) in suppressions {
-            let unused: Vec<&(String, crate::source::Span)> = suppression
-                .codes
-                .iter()
-                .zip(used)
-                .filter(|(_, used)| !**used)
-                .map(|(code, _)| code)
-                .filter(|(code, _)| match registry::find(code) {
-                    Some(rule) => ctx.enabled(rule.meta()),
-                    None => true,
-                })
-                .collect();
+            // Codes of rules that are turned off are kept: they may be needed again.
+            let (unused, kept): (Vec<_>, Vec<_>) =
+                suppression
+                    .codes
+                    .iter()
+                    .zip(used)
+                    .partition(|((code, _), used)| {
+                        !**used
+                            && match registry::find(code) {
+                                Some(rule) => ctx.enabled(rule.meta()),
+                                None => true,
+                            }
+                    });
+            let unused: Vec<&(String, crate::source::Span)> =
+                unused.into_iter().map(|(code, _)| code).collect();
             if unused.is_empty() && !suppression.codes.is_empty() {
                 continue;
             }
@@ -74,12 +83,8 @@ impl Rule for UnusedSuppression {
                     ));
                 continue;
             }
-            let kept: Vec<&str> = suppression
-                .codes
-                .iter()
-                .filter(|code| !unused.iter().any(|u| u.1 == code.1))
-                .map(|(c, _)| c.as_str())
-                .collect();
+            let kept: Vec<&str> = kept.iter().map(|((code, _), _)| code.as_str()).collect();
+            let kept = kept.join(", ");
             let list = suppression
                 .codes
                 .first()
@@ -90,17 +95,23 @@ impl Rule for UnusedSuppression {
                     .last()
                     .map(|c| c.1.end)
                     .unwrap_or_default();
-            for (code, span) in unused {
+            // Each unused code's fix rewrites the whole list; past a few codes only the
+            // first carries it (one copy of the list per code would grow with the
+            // square of a long list), and `--fix` needs just one.
+            let fix_each = unused.len() <= FIXES_PER_COMMENT;
+            for (n, (code, span)) in unused.into_iter().enumerate() {
                 let message = if registry::find(code).is_none() {
                     format!("`{code}` is not a rule code")
                 } else {
                     format!("unused suppression: `{code}` suppressed nothing here")
                 };
-                ctx.report(&Self::META, span.clone(), message)
-                    .fix(Fix::safe(
+                let reported = ctx.report(&Self::META, span.clone(), message);
+                if n == 0 || fix_each {
+                    reported.fix(Fix::safe(
                         format!("Remove `{code}` from the suppression"),
-                        vec![Edit::replace(list.clone(), kept.join(", "))],
+                        vec![Edit::replace(list.clone(), kept.clone())],
                     ));
+                }
             }
         }
     }

@@ -15,7 +15,9 @@ declare_rule! {
     /// - a ZWNJ or ZWJ between two letters of a script whose spelling uses them:
     ///   Arabic (and Persian, as in `می‌خواهم`), Syriac, Mongolian, and the Indic
     ///   scripts of U+0900–U+0DFF (Devanagari, Bengali, Gurmukhi, Gujarati, Oriya,
-    ///   Tamil, Telugu, Kannada, Malayalam, Sinhala).
+    ///   Tamil, Telugu, Kannada, Malayalam, Sinhala);
+    /// - a ZWNJ or ZWJ right after a virama (the Brahmic scripts, Myanmar, Khmer),
+    ///   where it selects a conjunct, a half form or a Malayalam chillu.
     ///
     /// Every other zero-width character is reported.
     ///

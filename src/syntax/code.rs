@@ -205,6 +205,19 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
             ));
         }
     }
+    // The grammar nests no parentheses, but chumsky's recovery inside them recurses
+    // once per level (on stack segments it grows on the heap): a payload of a
+    // million `(` would take gigabytes. Past a small depth, that is the one error.
+    if let Some(span) = too_deep(&tokens) {
+        errors.push(SyntaxError::new(
+            span,
+            format!("parentheses nested more than {MAX_NESTING} deep: a code-frontend payload nests none"),
+        ));
+        return CodeParse {
+            payload: None,
+            errors,
+        };
+    }
     // The parser sees the valid tokens; lexing errors are already reported.
     let valid: Vec<(Token, chumsky::span::SimpleSpan)> = tokens
         .iter()
@@ -235,6 +248,27 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     errors.dedup();
     CodeParse { payload, errors }
+}
+
+/// How deep parentheses may nest before the payload is not parsed at all.
+const MAX_NESTING: usize = 32;
+
+/// The `(` that opens parentheses nested past [`MAX_NESTING`], if any.
+fn too_deep(tokens: &[(Token, Span)]) -> Option<Span> {
+    let mut depth = 0usize;
+    for (token, span) in tokens {
+        match token {
+            Token::LParen => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(span.clone());
+                }
+            }
+            Token::RParen => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The payload parsed with the `)`s it lacks inserted at its end, when that makes it

@@ -19,6 +19,8 @@ pub struct Region<'p> {
     fence_lines: Option<Vec<Span>>,
     /// The opening line of a fence that no closing fence ends.
     pub unclosed_fence: Option<Span>,
+    /// Whether the payloads are carried inside a JSON string (an NLIP message).
+    pub carried: bool,
 }
 
 /// The payload regions of a file of `kind`, in file order: a Markdown page's tagged
@@ -33,6 +35,7 @@ pub fn regions(page: &str, kind: FileKind) -> Vec<Region<'_>> {
                 page,
                 fence_lines: Some(fence.lines),
                 unclosed_fence: (!fence.closed).then_some(fence.opening),
+                carried: false,
             })
             .collect();
     }
@@ -47,6 +50,7 @@ pub fn regions(page: &str, kind: FileKind) -> Vec<Region<'_>> {
         page,
         fence_lines: None,
         unclosed_fence: None,
+        carried: false,
     }]
 }
 
@@ -59,6 +63,7 @@ impl<'p> Region<'p> {
             page,
             fence_lines: None,
             unclosed_fence: None,
+            carried: true,
         }
     }
 
