@@ -3,7 +3,7 @@
 //! and bad values are errors naming the key and its line.
 
 use crate::diagnostics::{RuleId, Severity};
-use crate::fs::describe_io;
+use crate::fs::{describe_io, read_stream};
 use crate::rules::registry;
 use crate::settings::{RuleSet, RuleTable, Settings};
 use crate::source::LineIndex;
@@ -92,12 +92,23 @@ impl Config {
     /// Loads `path`: a `pyproject.toml` without `[tool.silp-lint]` gives `None`.
     pub fn load(path: &Path) -> Result<Option<Config>, ConfigError> {
         let shown = relative_to_cwd(path).display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            path: shown.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read the configuration: {}", describe_io(&e)),
-        })?;
+        // Bounded: `--config` may name a pipe or a device that never ends.
+        let text = std::fs::File::open(path)
+            .and_then(read_stream)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "stream did not contain valid UTF-8",
+                    )
+                })
+            })
+            .map_err(|e| ConfigError {
+                path: shown.clone(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the configuration: {}", describe_io(&e)),
+            })?;
         let is_pyproject = path.file_name().is_some_and(|n| n == "pyproject.toml");
         Config::parse(&text, path, is_pyproject)
     }
@@ -140,6 +151,12 @@ impl Config {
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let rules_of = |code: &Spanned<String>, key: &str| -> Result<RuleSet, ConfigError> {
             let selector = code.get_ref().trim();
+            if selector.is_empty() {
+                return Err(error_at(
+                    code.span(),
+                    format!("`{key}`: an empty selector matches no rule code"),
+                ));
+            }
             let rules = registry::matching(selector);
             if rules.is_empty() {
                 return Err(error_at(
@@ -230,9 +247,19 @@ impl Config {
             vocabulary.extend_anchors.push((name.clone(), value as u16));
         }
         let mut exclude = ignore::gitignore::GitignoreBuilder::new(&root);
+        // An unclosed `[` is an error, as in `per-file-ignores`, not a literal `[`.
+        exclude.allow_unclosed_class(false);
         for pattern in &raw.exclude {
+            let text = pattern.get_ref();
+            // gitignore reads these lines as nothing: the pattern would exclude nothing.
+            if text.trim().is_empty() || text.starts_with('#') {
+                return Err(error_at(
+                    pattern.span(),
+                    format!("`exclude`: `{text}` excludes nothing (an empty pattern or a `#` comment; write `\\#` for a name that starts with `#`)"),
+                ));
+            }
             exclude
-                .add_line(None, pattern.get_ref())
+                .add_line(None, text)
                 .map_err(|e| error_at(pattern.span(), format!("`exclude`: {e}")))?;
         }
         let exclude = exclude
@@ -591,6 +618,64 @@ SL405 = "off"
         assert!(error.message.contains("extend-verbs"));
         let error = parse("select = [\n").unwrap_err();
         assert!(error.line > 0);
+    }
+
+    /// Patterns and selectors that would silently do nothing are errors naming the
+    /// key, line and column.
+    #[test]
+    fn patterns_and_selectors_that_do_nothing_are_errors() {
+        let error = parse("select = [\"SL1\"]\nexclude = [\"vendor\", \"[\"]\n").unwrap_err();
+        assert_eq!((error.line, error.column), (2, 22), "{error}");
+        assert!(
+            error.message.starts_with("`exclude`: "),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("unclosed character class"),
+            "{}",
+            error.message
+        );
+        for pattern in ["", "  ", "#vendor"] {
+            let error = parse(&format!("exclude = [\"{pattern}\"]\n")).unwrap_err();
+            assert_eq!((error.line, error.column), (1, 12), "{pattern:?}: {error}");
+            assert!(
+                error.message.contains("excludes nothing"),
+                "{}",
+                error.message
+            );
+        }
+        assert!(parse("exclude = [\"\\\\#notes.silp\", \"[ab].silp\"]\n").is_ok());
+        for (text, key, at) in [
+            ("select = [\"\"]\n", "select", (1, 11)),
+            ("select = [\"SL1\", \" \"]\n", "select", (1, 18)),
+            ("ignore = [\"\"]\n", "ignore", (1, 11)),
+            (
+                "[per-file-ignores]\n\"a.silp\" = [\"\"]\n",
+                "per-file-ignores",
+                (2, 13),
+            ),
+            ("[severity]\n\"\" = \"off\"\n", "severity", (2, 1)),
+        ] {
+            let error = parse(text).unwrap_err();
+            assert_eq!((error.line, error.column), at, "{text}: {error}");
+            assert_eq!(
+                error.message,
+                format!("`{key}`: an empty selector matches no rule code"),
+                "{text}"
+            );
+        }
+    }
+
+    /// `--config` naming an endless stream stops at the stream limit.
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_configuration_is_refused() {
+        let error = Config::load(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "/dev/zero: cannot read the configuration: longer than 64 MiB, the most silp-lint reads from a stream"
+        );
     }
 
     #[test]

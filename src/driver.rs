@@ -8,14 +8,15 @@ use crate::config::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::fix::{fix_text, verify_same_meaning};
 use crate::format::{format_text, formats};
-use crate::fs::{decode_utf8, read_source, write_atomic};
+use crate::fs::{decode_utf8, file_identity, read_source, write_atomic, SourceFile};
 use crate::lint::{cross_file, lint_text, sort_and_dedup, LintedFile};
 use crate::rules::ReqIdFact;
 use crate::settings::Settings;
 use crate::source::FileKind;
 use crate::walk::{walk, Exclusion, FileToLint, Walk};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -228,13 +229,39 @@ impl FixRun {
     }
 }
 
-/// Runs `rewrite` on every walked file in parallel; `Ok(None)` leaves a file out of
-/// the result.
+/// Runs `rewrite` on every walked file, in path order; `Ok(None)` leaves a file out
+/// of the result. Names of one file on disk (hard links, a symbolic link and its
+/// target) are rewritten one after another, so that a later name reads what an
+/// earlier one wrote instead of finding its file changed since it was read; other
+/// files in parallel.
 fn rewrite_each<T: Send>(
     walked: Walk,
     rewrite: impl Fn(&FileToLint) -> Result<Option<T>, String> + Sync + Send,
 ) -> RewriteRun<T> {
-    let results: Vec<Result<Option<T>, String>> = walked.files.par_iter().map(rewrite).collect();
+    let mut names_of_one_file: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<(u64, u64), usize> = HashMap::new();
+    for (index, file) in walked.files.iter().enumerate() {
+        match file_identity(&file.path) {
+            Some(identity) => match group_of.entry(identity) {
+                Entry::Occupied(group) => names_of_one_file[*group.get()].push(index),
+                Entry::Vacant(group) => {
+                    group.insert(names_of_one_file.len());
+                    names_of_one_file.push(vec![index]);
+                }
+            },
+            None => names_of_one_file.push(vec![index]),
+        }
+    }
+    let mut results: Vec<(usize, Result<Option<T>, String>)> = names_of_one_file
+        .into_par_iter()
+        .flat_map_iter(|names| {
+            names
+                .into_iter()
+                .map(|index| (index, rewrite(&walked.files[index])))
+        })
+        .collect();
+    results.sort_by_key(|(index, _)| *index);
+    let results = results.into_iter().map(|(_, result)| result);
     let mut run = RewriteRun {
         files: Vec::new(),
         errors: walked.errors,
@@ -250,21 +277,22 @@ fn rewrite_each<T: Send>(
 }
 
 /// Applies the fixes of every file under `paths` in place. Only files that change
-/// are written, each atomically.
-/// Each file is linted with the settings of its configuration, as `check` does.
+/// are written, each atomically and only when unchanged since it was read (see
+/// [`write_atomic`]). Each file is linted with the settings of its configuration,
+/// as `check` does.
 pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -> FixRun {
     let mut run = rewrite_each(options.walk(paths), |file| {
         let settings = options
             .resolver
             .settings_for(Path::new(&file.path))
             .map_err(|e| e.to_string())?;
-        let text = read_source(&file.path)?;
-        let fixed = fix_text(&text, file.kind, &settings, unsafe_fixes)
+        let source = SourceFile::read(&file.path)?;
+        let fixed = fix_text(&source.text, file.kind, &settings, unsafe_fixes)
             .map_err(|error| format!("{}: {error}; file left unchanged", file.path))?;
-        if fixed.text == text {
+        if fixed.text == source.text {
             return Ok(None);
         }
-        write_atomic(&file.path, &fixed.text)?;
+        write_atomic(&file.path, &source, &fixed.text)?;
         Ok(Some(FixedFile {
             path: file.path.clone(),
             applied: fixed.applied,
@@ -285,21 +313,22 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
 
 /// Formats the `.silp`, `.slip` and Markdown files under `paths` in place, or with
 /// `check` only reports which would change. A file is written only when it changes,
-/// atomically, after checking that every payload still means the same. Files are
-/// found as `check` finds them (configuration `exclude` included); rule selection
-/// does not apply: fmt always prints the canonical form.
+/// atomically, after checking that every payload still means the same, and only
+/// when unchanged since it was read. Files are found as `check` finds them
+/// (configuration `exclude` included); rule selection does not apply: fmt always
+/// prints the canonical form.
 pub fn format_paths(paths: &[String], options: &CheckOptions, check: bool) -> FormatRun {
     rewrite_each(options.walk(paths), |file| {
         if !formats(file.kind) {
             return Ok(None);
         }
-        let text = read_source(&file.path)?;
-        let formatted = format_text(&text, file.kind);
-        let changed = formatted != text;
+        let source = SourceFile::read(&file.path)?;
+        let formatted = format_text(&source.text, file.kind);
+        let changed = formatted != source.text;
         if changed && !check {
-            verify_same_meaning(&text, &formatted, file.kind)
+            verify_same_meaning(&source.text, &formatted, file.kind)
                 .map_err(|error| format!("{}: {error}", file.path))?;
-            write_atomic(&file.path, &formatted)?;
+            write_atomic(&file.path, &source, &formatted)?;
         }
         Ok(Some(FormattedFile {
             path: file.path.clone(),

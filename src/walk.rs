@@ -1,7 +1,7 @@
 //! Finding the files of a run: explicit files as given, directories walked like
 //! ripgrep (gitignore-aware, hidden entries skipped), sorted for stable output.
 
-use crate::fs::describe_io;
+use crate::fs::{describe_io, not_a_regular_file};
 use crate::source::FileKind;
 use std::path::Path;
 use std::sync::Arc;
@@ -27,6 +27,8 @@ pub struct Walk {
 
 /// Expands `paths` into the payload files below them, sorted by path. An explicit
 /// file whose kind cannot be told from its name is an error; a walked one is skipped.
+/// An explicit path that is neither a regular file nor a directory is an error; a
+/// walked one is skipped, as ripgrep does.
 /// `excluded` (the configuration's `exclude` patterns) applies to walked entries,
 /// and to explicit paths too with `force_exclude` (as pre-commit passes files one
 /// by one).
@@ -56,7 +58,14 @@ pub fn walk(paths: &[String], excluded: &Exclusion, force_exclude: bool) -> Walk
                     "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
                 )),
             },
-            Ok(_) => walk_directory(given, Naming::AsGiven, excluded, &mut walk),
+            Ok(meta) if meta.is_dir() => {
+                walk_directory(given, Naming::AsGiven, excluded, &mut walk)
+            }
+            // A FIFO, a device or a process substitution (`<(...)`): skipping it
+            // would pass a run that linted nothing.
+            Ok(meta) => walk
+                .errors
+                .push(not_a_regular_file(given, meta.file_type())),
         }
     }
     walk.files.sort();

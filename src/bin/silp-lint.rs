@@ -7,11 +7,11 @@ use silp_lint::convert::Target;
 use silp_lint::diagnostics::Severity;
 use silp_lint::driver::{self, CheckOptions, StdinSource};
 use silp_lint::format;
-use silp_lint::fs::{decode_utf8, read_source};
+use silp_lint::fs::{decode_utf8, describe_io, read_source, read_stream};
 use silp_lint::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::rules::registry::{self, RULES};
 use silp_lint::source::{FileKind, LineIndex};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,7 +32,12 @@ use std::sync::Arc;
         *.nlip.json (NLIP messages), *.md (fenced silp, slip and silp-json blocks).\n\n\
         With no command, `check` runs.",
     after_help = "Exit status: 0 when no error or warning remains, 1 when one does, \
-        2 on a usage error or an input that could not be read."
+        2 on a usage error, an input that could not be read (a missing path; a FIFO, \
+        device or process substitution, which are not files; more than 64 MiB on \
+        standard input) or a file left unwritten.\n\n\
+        fmt and --fix replace a file atomically, keeping its mode, owner and group (a \
+        file with several hard links is written in place); a file that changed on disk \
+        during the run, that you may not write or that is read-only is left unchanged."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -61,8 +66,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Files or directories to lint; `-` reads standard input [default: the current
-    /// directory, its files named without `./`]
+    /// Files or directories to lint; `-` reads standard input (at most 64 MiB)
+    /// [default: the current directory, its files named without `./`]
     paths: Vec<String>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value = "human")]
@@ -92,8 +97,8 @@ struct CheckArgs {
 
 #[derive(clap::Args)]
 struct FmtArgs {
-    /// Files or directories to format; `-` formats standard input to standard output
-    /// [default: the current directory, its files named without `./`]
+    /// Files or directories to format; `-` formats standard input (at most 64 MiB) to
+    /// standard output [default: the current directory, its files named without `./`]
     paths: Vec<String>,
     /// Change nothing; list the files that would be reformatted and exit 1 if any
     #[arg(long)]
@@ -135,7 +140,7 @@ struct InputArgs {
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
     /// Use this configuration file for every input instead of looking for
-    /// silp-lint.toml / pyproject.toml above each file
+    /// silp-lint.toml / pyproject.toml above each file (read up to 64 MiB)
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Apply the configuration's `exclude` to paths named on the command line too
@@ -145,7 +150,8 @@ struct InputArgs {
 
 #[derive(clap::Args)]
 struct ConvertArgs {
-    /// The file to convert (.silp, .silp.json, .silp.jsonl, .md); `-` reads standard input
+    /// The file to convert (.silp, .silp.json, .silp.jsonl, .md); `-` reads standard
+    /// input (at most 64 MiB)
     file: String,
     /// What to print: a frontend, or the canonical IR document
     #[arg(long, value_enum)]
@@ -213,11 +219,10 @@ fn check(args: CheckArgs) -> ExitCode {
     let mut stdin = None;
     if paths.iter().any(|p| p == "-") {
         paths.retain(|p| p != "-");
-        let mut text = Vec::new();
-        if let Err(error) = std::io::stdin().read_to_end(&mut text) {
-            eprintln!("error: cannot read standard input: {error}");
-            return ExitCode::from(2);
-        }
+        let text = match read_stdin() {
+            Ok(text) => text,
+            Err(code) => return code,
+        };
         let name = args
             .inputs
             .stdin_filename
@@ -392,14 +397,22 @@ fn fmt(args: FmtArgs) -> ExitCode {
     }
 }
 
+/// Standard input to its end, at most 64 MiB (`fs::STREAM_LIMIT`): an endless
+/// stream is an error, exit status 2.
+fn read_stdin() -> Result<Vec<u8>, ExitCode> {
+    read_stream(std::io::stdin().lock()).map_err(|error| {
+        eprintln!("error: cannot read standard input: {}", describe_io(&error));
+        ExitCode::from(2)
+    })
+}
+
 /// Formats standard input to standard output (or, with `check`, only says whether it
 /// would change).
 fn fmt_stdin(name: &str, check: bool) -> ExitCode {
-    let mut bytes = Vec::new();
-    if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
-        eprintln!("error: cannot read standard input: {error}");
-        return ExitCode::from(2);
-    }
+    let bytes = match read_stdin() {
+        Ok(bytes) => bytes,
+        Err(code) => return code,
+    };
     let text = match decode_utf8(name, bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -432,11 +445,10 @@ fn fmt_stdin(name: &str, check: bool) -> ExitCode {
 
 fn convert(args: ConvertArgs) -> ExitCode {
     let (name, text) = if args.file == "-" {
-        let mut bytes = Vec::new();
-        if let Err(error) = std::io::stdin().read_to_end(&mut bytes) {
-            eprintln!("error: cannot read standard input: {error}");
-            return ExitCode::from(2);
-        }
+        let bytes = match read_stdin() {
+            Ok(bytes) => bytes,
+            Err(code) => return code,
+        };
         let name = args
             .stdin_filename
             .clone()
