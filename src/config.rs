@@ -223,10 +223,12 @@ impl Config {
         }
         for (mnemonic, index) in &raw.extend_anchors {
             let name = mnemonic.get_ref();
+            // ASCII letters, digits and `_`, as the Slipstream reference's extension
+            // manager generates them (`EXT_CheckTheKubernetesPod`).
             let valid_name = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && name.chars().all(|c| c.is_ascii_alphanumeric());
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !valid_name {
-                return Err(error_at(mnemonic.span(), format!("`extend-anchors`: `{name}` is not an anchor mnemonic (ASCII letters and digits)")));
+                return Err(error_at(mnemonic.span(), format!("`extend-anchors`: `{name}` is not an anchor mnemonic (ASCII letters, digits and `_`, starting with a letter)")));
             }
             if core_anchor(name).is_some() {
                 return Err(error_at(
@@ -582,6 +584,25 @@ SL405 = "off"
         assert!(s.enabled(rule("SL001")));
         assert!(!s.enabled(rule("SL302")), "ignored");
         assert!(!s.enabled(rule("SL405")), "off");
+    }
+
+    #[test]
+    fn extension_anchors_may_be_named_as_the_reference_generates_them() {
+        let config = parse("[extend-anchors]\nEXT_CheckTheKubernetesPod = 0x8000\nCustomAnchor = 0x8001\n")
+            .unwrap()
+            .unwrap();
+        let settings = config.settings_for(Path::new("/p/a.slip"), &CompiledOverrides::default());
+        assert_eq!(
+            settings.extend_anchors,
+            [
+                ("CustomAnchor".to_string(), 0x8001),
+                ("EXT_CheckTheKubernetesPod".to_string(), 0x8000)
+            ]
+        );
+        for bad in ["_EXT", "EXT-Pod", "9Lives", "Café"] {
+            let error = parse(&format!("[extend-anchors]\n\"{bad}\" = 0x8000\n")).unwrap_err();
+            assert!(error.message.contains("is not an anchor mnemonic"), "{bad}: {}", error.message);
+        }
     }
 
     #[test]

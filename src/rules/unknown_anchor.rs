@@ -29,10 +29,13 @@ declare_rule! {
     /// ```
     ///
     /// An installation-specific anchor must be declared with its index (0x8000 to
-    /// 0xFFFF):
+    /// 0xFFFF). Its name is ASCII letters, digits and `_`, starting with a letter, so
+    /// the names the Slipstream reference's extension manager generates are accepted
+    /// as they are:
     /// ```toml
     /// [extend-anchors]
     /// CustomDeploy = 0x8001
+    /// EXT_CheckTheKubernetesPod = 0x8002
     /// ```
     ///
     /// ## Fix
