@@ -588,9 +588,10 @@ SL405 = "off"
 
     #[test]
     fn extension_anchors_may_be_named_as_the_reference_generates_them() {
-        let config = parse("[extend-anchors]\nEXT_CheckTheKubernetesPod = 0x8000\nCustomAnchor = 0x8001\n")
-            .unwrap()
-            .unwrap();
+        let config =
+            parse("[extend-anchors]\nEXT_CheckTheKubernetesPod = 0x8000\nCustomAnchor = 0x8001\n")
+                .unwrap()
+                .unwrap();
         let settings = config.settings_for(Path::new("/p/a.slip"), &CompiledOverrides::default());
         assert_eq!(
             settings.extend_anchors,
@@ -601,7 +602,11 @@ SL405 = "off"
         );
         for bad in ["_EXT", "EXT-Pod", "9Lives", "Café"] {
             let error = parse(&format!("[extend-anchors]\n\"{bad}\" = 0x8000\n")).unwrap_err();
-            assert!(error.message.contains("is not an anchor mnemonic"), "{bad}: {}", error.message);
+            assert!(
+                error.message.contains("is not an anchor mnemonic"),
+                "{bad}: {}",
+                error.message
+            );
         }
     }
 

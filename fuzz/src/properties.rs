@@ -159,7 +159,11 @@ pub fn fix_fmt_target(data: &[u8]) {
         return;
     };
     let formatted = format_text(&text, kind);
-    assert_eq!(format_text(&formatted, kind), formatted, "fmt is idempotent");
+    assert_eq!(
+        format_text(&formatted, kind),
+        formatted,
+        "fmt is idempotent"
+    );
     assert_eq!(
         silp_lint::fix::verify_same_meaning(&text, &formatted, kind),
         Ok(()),

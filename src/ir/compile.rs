@@ -602,6 +602,27 @@ fn word_problem(value: &str) -> Option<String> {
     None
 }
 
+/// Why a constraint type cannot be a condition's name in canonical code: what makes
+/// it no word, or an upper-case letter (the grammar's names are lower case, and
+/// SL104 reports a condition name that is not).
+fn name_problem(name: &str) -> Option<String> {
+    word_problem(name)
+        .or_else(|| comment_problem(name))
+        .or_else(|| {
+            name.chars().find(|c| c.is_uppercase()).map(|c| {
+                format!("it holds the upper-case `{c}`, and a condition's name in the code frontend is lower case")
+            })
+        })
+}
+
+/// Why a word printed right after a space (a condition's name, a comparison's
+/// time) cannot start with `#`: in a `.silp` file ` #` starts a comment.
+fn comment_problem(word: &str) -> Option<String> {
+    word.starts_with('#').then(|| {
+        "it starts with `#`, which after a space starts a comment in a `.silp` file".to_string()
+    })
+}
+
 fn describe_char(c: char) -> String {
     if c == ' ' {
         "a space".to_string()
@@ -719,7 +740,7 @@ fn constraint_losses(c: &Constraint, lose: &mut impl FnMut(&Text, &str, String))
                     c.kind.node, c.value.node
                 ),
             );
-        } else if let Some(problem) = word_problem(&c.kind) {
+        } else if let Some(problem) = name_problem(&c.kind) {
             lose(&c.kind, "the constraint type", problem);
         } else if c.kind.as_str() == "-" && op.starts_with('>') {
             lose(
@@ -727,6 +748,12 @@ fn constraint_losses(c: &Constraint, lose: &mut impl FnMut(&Text, &str, String))
                 "the constraint type",
                 "`->` before the operator reads as a sequencing arrow".to_string(),
             );
+        }
+        if let Some(time) = truthy(&c.time).and(c.time.as_ref()) {
+            // `type op value, time`: the time follows a space.
+            if let Some(problem) = comment_problem(time) {
+                lose(time, "the time", problem);
+            }
         }
         if let Some(operator) = &c.operator {
             if !OPERATORS.contains(&op) {
@@ -760,7 +787,7 @@ fn constraint_losses(c: &Constraint, lose: &mut impl FnMut(&Text, &str, String))
     }
     if let Some(name) = c.kind.strip_prefix('!') {
         // `!type` or `!type(time)`: the value is implied (`true`), a subject has no place.
-        if let Some(problem) = word_problem(name) {
+        if let Some(problem) = name_problem(name) {
             lose(&c.kind, "the constraint type", problem);
         }
         if c.value.as_str() != "true" {
@@ -782,7 +809,7 @@ fn constraint_losses(c: &Constraint, lose: &mut impl FnMut(&Text, &str, String))
         return;
     }
     // `type([subject,]value[,time])`, read back by arity.
-    if let Some(problem) = word_problem(&c.kind) {
+    if let Some(problem) = name_problem(&c.kind) {
         lose(&c.kind, "the constraint type", problem);
     }
     if let Some(problem) = word_problem(&c.value) {

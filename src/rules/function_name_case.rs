@@ -5,10 +5,14 @@ use crate::syntax::code::{Constraint, Payload, Word};
 declare_rule! {
     /// ## What it does
     /// Reports a code-frontend function name that is not lower case, such as
-    /// `Cancel(flight)` or `START(hike)`, and likewise a condition's predicate name
-    /// (`if Loc(me,Beijing): ...`).
+    /// `Cancel(flight)` or `START(hike)`, and likewise the name of each condition,
+    /// in all three forms the grammar gives it: a predicate (`if Loc(me,Beijing): ...`),
+    /// a negation (`if !RAIN(t+1): ...`) and a comparison (`if TEMP>30: ...`).
     ///
-    /// A comparison's subject (`TEMP>30`) is not a function name and is not reported.
+    /// The grammar's names are lower-case letters and `_` (languages.md §2). An IR
+    /// document whose constraint `type` has upper-case letters cannot be printed in
+    /// that form, so SL502 reports it there: what `convert --to code` prints from an
+    /// IR that SL502 passes, this rule passes too.
     ///
     /// ## Why is this bad?
     /// The code frontend's function names are the lower-cased verbs (`!CANCEL` ->
@@ -27,7 +31,7 @@ declare_rule! {
     ///
     /// ## Fix
     /// Lower-casing the name: safe for a call, whose verb is the same either way;
-    /// unsafe for a predicate, whose name is the constraint's `type` and so changes.
+    /// unsafe for a condition, whose name is the constraint's `type` and so changes.
     pub struct FunctionNameCase {
         code: "SL104",
         name: "function-name-case",
@@ -44,23 +48,25 @@ impl Rule for FunctionNameCase {
                 .flat_map(|b| b.alternatives.iter()),
         );
         for call in calls {
-            report(ctx, &call.name, Fix::safe);
+            report(ctx, &call.name, "function", Fix::safe);
         }
-        let predicates = payload
+        let conditions = payload
             .condition
             .iter()
             .flat_map(|condition| condition.constraints.iter())
-            .filter_map(|constraint| match constraint {
-                Constraint::Predicate { name, .. } => Some(name),
-                Constraint::Negation { .. } | Constraint::Comparison { .. } => None,
+            .map(|constraint| match constraint {
+                Constraint::Predicate { name, .. }
+                | Constraint::Negation { name, .. }
+                | Constraint::Comparison { name, .. } => name,
             });
-        for name in predicates {
-            report(ctx, name, Fix::unsafe_);
+        for name in conditions {
+            report(ctx, name, "condition", Fix::unsafe_);
         }
     }
 }
 
-fn report(ctx: &mut Context, name: &Word, fix: fn(String, Vec<Edit>) -> Fix) {
+/// Reports `name` unless it is lower case; `what` says whose name it is.
+fn report(ctx: &mut Context, name: &Word, what: &str, fix: fn(String, Vec<Edit>) -> Fix) {
     let lower = name.text.to_lowercase();
     if lower == name.text {
         return;
@@ -68,7 +74,7 @@ fn report(ctx: &mut Context, name: &Word, fix: fn(String, Vec<Edit>) -> Fix) {
     ctx.report(
         &FunctionNameCase::META,
         name.span(),
-        format!("function name `{}` is not lower case", name.text),
+        format!("{what} name `{}` is not lower case", name.text),
     )
     .fix(fix(
         format!("Lower-case to `{lower}`"),

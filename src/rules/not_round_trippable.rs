@@ -20,7 +20,15 @@ declare_rule! {
     ///   `t+`/`t-` without a subject (read as subject and value);
     /// - an action code whose function name is a keyword (`if`, `and`, `else`,
     ///   `then`, `with`); a malformed action code such as `!cancel` is reported by
-    ///   `malformed-action-code` (SL103) instead.
+    ///   `malformed-action-code` (SL103) instead;
+    /// - a constraint type that the code frontend cannot write as a condition's
+    ///   name in canonical form: one with upper-case letters (`isOpen`: the grammar's
+    ///   names are lower case, and SL104 reports `isOpen(store)` in code), or one
+    ///   that starts with `#` (after the space before it, `#` starts a comment in a
+    ///   `.silp` file), as is a comparison's time that starts with `#`.
+    ///
+    /// So what `convert --to code` prints from an IR this rule passes, `check`
+    /// passes too (a property test holds it on generated IRs).
     ///
     /// In a code payload, `target@location` in a primary call parses and keeps the
     /// whole text as the value. An IR value holding `@` is still reported, as rules.md
@@ -60,7 +68,7 @@ impl Rule for NotRoundTrippable {
         }
         for loss in code_losses(ir) {
             ctx.report(&Self::META, loss.span, loss.message)
-                .help("decode(compile(ir)) through the code frontend would not give this IR back");
+                .help("compiled to the code frontend, this IR would not read back as it is, or not from canonical code");
         }
     }
 }
