@@ -15,7 +15,7 @@ fi
 echo "== cargo test"
 cargo test --locked
 
-for extra in scripts/test-editors.sh scripts/test-lsp-e2e.sh scripts/test-pre-commit.sh; do
+for extra in scripts/test-install.sh scripts/test-editors.sh scripts/test-lsp-e2e.sh scripts/test-pre-commit.sh; do
   if [ -x "$extra" ]; then
     echo "== $extra"
     "$extra"
