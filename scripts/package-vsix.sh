@@ -5,8 +5,8 @@
 # (`code --install-extension FILE.vsix`) gives diagnostics with no other setup.
 #
 # usage: scripts/package-vsix.sh [TARGET [SERVER]]
-#   TARGET  a vsce target: linux-x64, linux-arm64, darwin-x64, darwin-arm64,
-#           win32-x64, ...; by default this machine's
+#   TARGET  a vsce target: linux-x64, linux-arm64, linux-armhf, darwin-x64,
+#           darwin-arm64, win32-x64, win32-arm64; by default this machine's
 #   SERVER  a silp-lsp binary built for TARGET; by default the release build of
 #           this checkout (`cargo build --release`), for this machine only
 # The last line printed is the path of the .vsix. Needs cargo, node >= 20 and npm.
@@ -16,6 +16,14 @@ root=$PWD
 host=$(node -p 'process.platform + "-" + process.arch')
 target=${1:-$host}
 server=${2:-}
+case "$target" in
+  # The extension looks for server/<process.platform>-<arch>: on Alpine that is
+  # linux-<arch>, not the target's name, and the web has no processes.
+  alpine-* | web)
+    echo "error: $target is not supported: the extension would not find its server there" >&2
+    exit 2
+    ;;
+esac
 if [ -z "$server" ]; then
   if [ "$target" != "$host" ]; then
     echo "error: this machine builds a server for $host, not $target: pass one built for $target" >&2
