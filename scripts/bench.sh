@@ -13,7 +13,7 @@ done
 cargo build --release --locked --quiet
 bin=${CARGO_TARGET_DIR:-target}/release/silp-lint
 if [ ! -d "$corpus" ]; then
-  python3 ../shared/bench/gen_corpus.py --out "$corpus" --payloads "$payloads"
+  python3 scripts/gen_corpus.py --out "$corpus" --payloads "$payloads"
 fi
 files=$(find "$corpus" -type f | wc -l)
 echo "corpus: $corpus ($files files, $(du -sh "$corpus" | cut -f1))"

@@ -8,11 +8,15 @@
 # 2. editors/vscode/: npm ci, npm run compile (tsc, strict), node --test (server lookup,
 #    settings, manifest names, activation against a stand-in vscode API), vsce package,
 #    then the .vsix is unpacked outside the repository and hand-written payloads are
-#    tokenised with the grammars it ships.
+#    tokenised with the grammars it ships. Then scripts/package-vsix.sh packages the
+#    .vsix for this platform with a release silp-lsp inside, and the same check
+#    finds that server unpacked, executable, picked by the extension with no setting
+#    and nothing on PATH, and answering `initialize` over stdio.
 # 3. editors/neovim/: a headless Neovim run against a stand-in server (when nvim exists).
 # 4. editors/helix/languages.toml parses and names its server (when python3 exists).
 #
-# Needs node >= 20 and the npm registry; nothing else is downloaded. Safe to re-run.
+# Needs node >= 20, the npm registry, cargo and python3; nothing else is downloaded.
+# Safe to re-run.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -95,8 +99,18 @@ echo "$vsix_out"
 vsix_pass="$(sed -n 's/^vsix: \([0-9]*\) passed, 0 failed$/\1/p' <<<"$vsix_out")"
 [[ -n "$vsix_pass" && "$vsix_pass" -gt 0 ]]
 passed=$((passed + vsix_pass))
-note "unpacked .vsix, hand-written payloads outside the repository: ${vsix_pass} files tokenised as expected"
+note "unpacked .vsix, hand-written payloads outside the repository: ${vsix_pass} checks passed (grammars, no server)"
 cd "$root"
+
+step="vscode: the .vsix for this platform, with its server (scripts/package-vsix.sh)"
+# The server's release build is shared with the other install tests.
+platform_vsix="$(. scripts/install-tests-lib.sh && scripts/package-vsix.sh | tail -n 1)"
+vsix_out="$(node editors/vscode/scripts/check-vsix.mjs "$platform_vsix" 2>&1)" || { echo "$vsix_out"; false; }
+grep -Ev '^✓ ' <<<"$vsix_out"
+vsix_pass="$(sed -n 's/^vsix: \([0-9]*\) passed, 0 failed$/\1/p' <<<"$vsix_out")"
+[[ -n "$vsix_pass" && "$vsix_pass" -gt 0 ]]
+passed=$((passed + vsix_pass))
+note "package: ${platform_vsix} ($(wc -c <"$platform_vsix") bytes): ${vsix_pass} checks passed (grammars, the bundled server answers initialize)"
 
 echo "== editors/neovim/ =="
 step="neovim: headless check"

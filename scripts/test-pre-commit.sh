@@ -1,42 +1,35 @@
 #!/usr/bin/env bash
-# End-to-end test of .pre-commit-hooks.yaml with the real pre-commit (4.7, from PyPI).
+# End-to-end test of silp-lint's pre-commit hooks with the real pre-commit (4.7,
+# from PyPI), in a throwaway git repository:
 #
-# In a throwaway git repository it runs `pre-commit try-repo <this checkout> silp-lint`
-# twice: on a clean tree (--all-files: must pass, although vendor/ holds a faulty
-# file that silp-lint.toml excludes, so --force-exclude must work) and on a commit
-# that stages a faulty payload (the staged files, as at `git commit`: must fail and
-# show SL101).
+# 1-2. .pre-commit-hooks.yaml (`language: rust`): `pre-commit try-repo <this
+#    checkout> silp-lint` on a clean tree (--all-files: must pass, although vendor/
+#    holds a faulty file that silp-lint.toml excludes, so --force-exclude must work)
+#    and on a commit that stages a faulty payload (the staged files, as at `git
+#    commit`: must fail and show SL101).
+# 3. The Python-based setup of docs/pre-commit-and-ci.md: a `language: python`
+#    hook whose environment installs silp-lint from a wheel built here (pip gets
+#    only a local folder: PIP_FIND_LINKS, PIP_NO_INDEX), run with no cargo on
+#    PATH, on the same two trees.
 #
 # try-repo tests HEAD of this checkout plus its uncommitted changes to tracked files
 # (it commits them in a shadow copy); untracked files are not part of it. Every
 # try-repo call installs the hook in a fresh throwaway store, i.e. runs
 # `cargo install --bins --path .` on a copy of this repository: a release build.
 # PRE_COMMIT_HOME cannot cache that, so cargo's target directory is kept under
-# target/ instead (CARGO_TARGET_DIR is set for the build): the first run builds every
+# target/ instead (see install-tests-lib.sh): the first run builds every
 # dependency (minutes on 2 cores), later runs only recompile silp-lint itself.
 #
-# Runnable repeatedly from anywhere; installs pre-commit into target/pre-commit-venv
-# on first use only.
+# Runnable repeatedly from anywhere; installs its tools into target/ on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 STARTED=$SECONDS
-
-TARGET="$ROOT/target"
-VENV="$TARGET/pre-commit-venv"
+. scripts/install-tests-lib.sh
+HOOK_TARGET="$CARGO_TARGET_DIR"
 # try-repo itself keeps nothing there; set so that no state of this test lands in
 # ~/.cache/pre-commit.
-export PRE_COMMIT_HOME="$TARGET/pre-commit-home"
-HOOK_TARGET="${CARGO_TARGET_DIR:-$TARGET}/pre-commit-hook"
-export CARGO_TARGET_DIR="$HOOK_TARGET"
-# The test checks what the hook does, not how fast the binary is: its release
-# builds skip the fat LTO of the release profile, minutes on 2 cores each.
-export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
-# pre-commit's own colours would break the assertions on its output.
-export PRE_COMMIT_COLOR=never NO_COLOR=1
-
-say() { printf '%s\n' "$*"; }
-elapsed() { local s=$((SECONDS - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+export PRE_COMMIT_HOME="$INSTALL_TESTS_TARGET/pre-commit-home"
 
 if ! command -v cargo >/dev/null; then
   say "error: cargo is not on PATH: the language: rust hooks build with the system cargo" >&2
@@ -56,12 +49,8 @@ if [ -n "$untracked" ]; then
 fi
 
 # --- pre-commit itself -----------------------------------------------------------------
-if [ ! -x "$VENV/bin/pre-commit" ]; then
-  say "== installing pre-commit 4.7 into ${VENV#"$ROOT"/}"
-  python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'pre-commit==4.7.*'
-fi
-PRE_COMMIT="$VENV/bin/pre-commit"
+install_tools
+PRE_COMMIT="$TOOLS/pre-commit"
 say "== $("$PRE_COMMIT" --version), $(cargo --version)"
 say "   hook build cache: $HOOK_TARGET"
 
@@ -101,9 +90,9 @@ git_ add --all
 git_ commit --quiet --no-verify -m "clean prompt library"
 
 # --- running pre-commit ----------------------------------------------------------------
-PASSED=0
-FAILED=0
 LOG="$WORK/pre-commit.log"
+# Variables for pre-commit's environment (env NAME=VALUE ...), none at first.
+PRE_COMMIT_ENV=()
 
 # Runs pre-commit in the throwaway repository with its output in $LOG, printing a
 # line every 30 s while it runs (the hook's cargo build says nothing until it ends).
@@ -111,7 +100,7 @@ LOG="$WORK/pre-commit.log"
 run_pre_commit() {
   local started=$SECONDS ticks=0 known built fingerprints="$HOOK_TARGET/release/.fingerprint"
   touch "$WORK/started"
-  (cd "$REPO" && exec "$PRE_COMMIT" "$@") >"$LOG" 2>&1 &
+  (cd "$REPO" && exec env ${PRE_COMMIT_ENV[@]+"${PRE_COMMIT_ENV[@]}"} "$PRE_COMMIT" "$@") >"$LOG" 2>&1 &
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
@@ -129,42 +118,76 @@ run_pre_commit() {
   say "   pre-commit exited with $STATUS after $(elapsed "$started")"
 }
 
-check() {
-  local name=$1
-  shift
-  local problems=("$@")
-  if [ ${#problems[@]} -eq 0 ]; then
-    PASSED=$((PASSED + 1))
-    say "ok: $name"
-  else
-    FAILED=$((FAILED + 1))
-    say "FAILED: $name"
-    printf '  - %s\n' "${problems[@]}"
-  fi
+# What a user sees on the clean tree: the hook ran and passed, vendor/ excluded.
+check_clean_tree_passed() {
+  local problems=()
+  [ "$STATUS" -eq 0 ] || problems+=("exit status $STATUS, expected 0")
+  grep -Eq '^silp-lint\.+Passed$' "$LOG" || problems+=("no 'silp-lint....Passed' line: the hook did not run on the files")
+  if grep -q 'SL101' "$LOG"; then problems+=("SL101 reported: vendor/ was not excluded (--force-exclude)"); fi
+  check "$1: clean tree passes, vendor/ excluded by silp-lint.toml" ${problems[@]+"${problems[@]}"}
 }
 
-say "== 1/2 clean tree (try-repo silp-lint --all-files): must pass; the first run builds the hook"
-run_pre_commit try-repo "$ROOT" silp-lint --all-files
-problems=()
-[ "$STATUS" -eq 0 ] || problems+=("exit status $STATUS, expected 0")
-grep -Eq '^silp-lint\.+Passed$' "$LOG" || problems+=("no 'silp-lint....Passed' line: the hook did not run on the files")
-if grep -q 'SL101' "$LOG"; then problems+=("SL101 reported: vendor/ was not excluded (--force-exclude)"); fi
-check "clean tree passes, vendor/ excluded by silp-lint.toml" ${problems[@]+"${problems[@]}"}
+# What a user sees when committing prompts/broken.silp: the hook fails on it.
+check_faulty_commit_failed() {
+  local problems=()
+  [ "$STATUS" -ne 0 ] || problems+=("exit status 0, expected a failure")
+  grep -Eq '^silp-lint\.+Failed$' "$LOG" || problems+=("no 'silp-lint....Failed' line")
+  grep -q 'SL101' "$LOG" || problems+=("SL101 not in the output")
+  grep -q 'prompts/broken.silp' "$LOG" || problems+=("prompts/broken.silp not named in the output")
+  if grep -q 'vendor/legacy.silp' "$LOG"; then problems+=("vendor/legacy.silp reported although excluded"); fi
+  check "$1: faulty commit fails with SL101 in the output" ${problems[@]+"${problems[@]}"}
+}
 
-say "== 2/2 commit staging a faulty payload (try-repo silp-lint on the staged files): must fail"
-cat >"$REPO/prompts/broken.silp" <<'EOF'
-# `begin` is not a SILP verb
-begin(hike)
-EOF
-git_ add prompts/broken.silp
+stage_broken_payload() {
+  printf '# `begin` is not a SILP verb\nbegin(hike)\n' >"$REPO/prompts/broken.silp"
+  git_ add prompts/broken.silp
+}
+
+say "== 1/4 language: rust, clean tree (try-repo silp-lint --all-files): must pass; the first run builds the hook"
+run_pre_commit try-repo "$ROOT" silp-lint --all-files
+check_clean_tree_passed "language: rust"
+
+say "== 2/4 language: rust, commit staging a faulty payload (try-repo silp-lint on the staged files): must fail"
+stage_broken_payload
 run_pre_commit try-repo "$ROOT" silp-lint
-problems=()
-[ "$STATUS" -ne 0 ] || problems+=("exit status 0, expected a failure")
-grep -Eq '^silp-lint\.+Failed$' "$LOG" || problems+=("no 'silp-lint....Failed' line")
-grep -q 'SL101' "$LOG" || problems+=("SL101 not in the output")
-grep -q 'prompts/broken.silp' "$LOG" || problems+=("prompts/broken.silp not named in the output")
-if grep -q 'vendor/legacy.silp' "$LOG"; then problems+=("vendor/legacy.silp reported although excluded"); fi
-check "faulty commit fails with SL101 in the output" ${problems[@]+"${problems[@]}"}
+check_faulty_commit_failed "language: rust"
+
+# --- the Python-based hook: silp-lint from a wheel, no Rust ------------------------------
+say "== building the wheel that the Python-based hook installs"
+WHEELS="$WORK/wheels"
+build_wheel "$WHEELS" >/dev/null
+# pip builds pre-commit's placeholder package for a local hook with setuptools; with
+# the index off, that has to be in the folder too.
+"$TOOLS/python" -m pip download --quiet --disable-pip-version-check --no-deps -d "$WHEELS" 'setuptools==80.*'
+say "   pip sees only $WHEELS: $(cd "$WHEELS" && echo *)"
+git_ rm --quiet --cached prompts/broken.silp
+rm "$REPO/prompts/broken.silp"
+# The hook exactly as docs/pre-commit-and-ci.md shows it, pinned to this version.
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+python3 - docs/pre-commit-and-ci.md "$version" >"$REPO/.pre-commit-config.yaml" <<'PY'
+import re, sys
+page, version = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+blocks = [b for b in re.findall(r"^```yaml\n(.*?)^```", page, re.S | re.M) if "language: python" in b]
+assert len(blocks) == 1, f"{sys.argv[1]}: expected one yaml block with a language: python hook"
+print(re.sub(r"silp-lint==[0-9.]+", f"silp-lint=={version}", blocks[0]), end="")
+PY
+git_ add .pre-commit-config.yaml
+git_ commit --quiet --no-verify -m "silp-lint as a Python-based hook"
+# A store of its own, so the hook's environment is installed from this wheel now.
+PRE_COMMIT_ENV=(PIP_FIND_LINKS="$WHEELS" PIP_NO_INDEX=1 PATH="$(path_without_cargo)" PRE_COMMIT_HOME="$WORK/pre-commit-home")
+if env "${PRE_COMMIT_ENV[@]}" sh -c 'command -v cargo' >/dev/null; then
+  say "error: cargo is still on the hook's PATH" >&2
+  exit 2
+fi
+
+say "== 3/4 language: python, silp-lint from the wheel, no cargo on PATH, clean tree (run --all-files): must pass"
+run_pre_commit run --all-files
+check_clean_tree_passed "language: python"
+
+say "== 4/4 language: python, commit staging a faulty payload (run on the staged files): must fail"
+stage_broken_payload
+run_pre_commit run
+check_faulty_commit_failed "language: python"
 
 say "pre-commit e2e: $PASSED passed, $FAILED failed ($(elapsed "$STARTED"))"
 [ "$FAILED" -eq 0 ]

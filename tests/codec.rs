@@ -1,7 +1,9 @@
-//! The codec against the public reference implementation's 27-case suite
-//! (`../shared/conformance/`, read in place): all 108 compiled strings byte for
-//! byte, decode and recompile of every code and json string, the decoded IR against
-//! the case's IR, and the regenerated `req_id`s.
+//! The codec against the public reference implementation's 27-case suite (read in
+//! place where `SILP_CONFORMANCE_DIR` points, see reference_suite/): all 108 compiled
+//! strings byte for byte, decode and recompile of every code and json string, the
+//! decoded IR against the case's IR, and the regenerated `req_id`s.
+
+mod reference_suite;
 
 use serde_json::Value;
 use silp_lint::convert::{self, Target};
@@ -12,11 +14,6 @@ use silp_lint::lint::lint_text;
 use silp_lint::settings::Settings;
 use silp_lint::source::FileKind;
 use silp_lint::syntax::json::parse_json;
-
-const SUITE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/conformance/reference-suite"
-);
 
 /// Each case: name, the SHA-256 prefix of its code string (trimmed, up to ` else:`)
 /// and of its json string, computed independently with Python's hashlib.
@@ -56,17 +53,19 @@ struct Case {
     expected: Value,
 }
 
-fn cases() -> Vec<Case> {
-    let expected = std::fs::read_to_string(format!("{SUITE}/expected.jsonl"))
-        .expect("the conformance suite is beside the repository (../shared)");
+/// The suite's cases; `None` when the suite is absent and the test is skipped.
+fn cases() -> Option<Vec<Case>> {
+    let suite = reference_suite::reference_suite()?;
+    let expected =
+        std::fs::read_to_string(suite.join("expected.jsonl")).expect("the conformance suite");
     let cases: Vec<Case> = expected
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let expected: Value = serde_json::from_str(line).expect("expected.jsonl line");
             let name = expected["case"].as_str().expect("case name").to_string();
-            let ir_text =
-                std::fs::read_to_string(format!("{SUITE}/{name}.silp.json")).expect("case file");
+            let ir_text = std::fs::read_to_string(suite.join(format!("{name}.silp.json")))
+                .expect("case file");
             Case {
                 name,
                 ir_text,
@@ -75,7 +74,7 @@ fn cases() -> Vec<Case> {
         })
         .collect();
     assert_eq!(cases.len(), 27);
-    cases
+    Some(cases)
 }
 
 fn expected<'a>(case: &'a Case, frontend: &str) -> &'a str {
@@ -97,7 +96,8 @@ fn decode_json_string(text: &str) -> Ir {
 #[test]
 fn all_108_expected_strings_are_reproduced_byte_for_byte() {
     let mut checked = 0;
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         for (target, name) in [
             (Target::Code, "code"),
             (Target::Json, "json"),
@@ -120,7 +120,8 @@ fn all_108_expected_strings_are_reproduced_byte_for_byte() {
 
 #[test]
 fn expected_code_strings_decode_and_recompile_to_themselves() {
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         let code = expected(&case, "code");
         let decoded = convert::decode_code(code, 0, 4).expect("expected code decodes");
         assert_eq!(compile::code(&decoded).unwrap(), code, "{}", case.name);
@@ -142,7 +143,8 @@ fn expected_code_strings_decode_and_recompile_to_themselves() {
 
 #[test]
 fn expected_json_strings_decode_and_recompile_to_themselves() {
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         let json = expected(&case, "json");
         let decoded = decode_json_string(json);
         assert_eq!(compile::json(&decoded).unwrap(), json, "{}", case.name);
@@ -163,7 +165,7 @@ fn expected_json_strings_decode_and_recompile_to_themselves() {
 
 #[test]
 fn regenerated_req_ids_are_sha256_prefixes_of_the_payload_text() {
-    let cases = cases();
+    let Some(cases) = cases() else { return };
     for (case, (name, code_id, json_id)) in cases.iter().zip(IDS) {
         assert_eq!(case.name, name);
         for length in [4, 8] {
@@ -195,7 +197,8 @@ fn regenerated_req_ids_are_sha256_prefixes_of_the_payload_text() {
 
 #[test]
 fn expected_code_strings_are_canonical_and_lint_clean() {
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         let code = expected(&case, "code");
         let lint = lint_text(code, FileKind::Silp, &Settings::default());
         let serious: Vec<_> = lint
@@ -210,7 +213,8 @@ fn expected_code_strings_are_canonical_and_lint_clean() {
 
 #[test]
 fn the_suite_has_no_errors_and_nothing_for_sl502() {
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         let lint = lint_text(&case.ir_text, FileKind::SilpJson, &Settings::default());
         for d in &lint.diagnostics {
             assert!(
@@ -226,7 +230,8 @@ fn the_suite_has_no_errors_and_nothing_for_sl502() {
 
 #[test]
 fn every_frontend_compiles_every_case_ir() {
-    for case in cases() {
+    let Some(cases) = cases() else { return };
+    for case in cases {
         let ir = case_ir(&case);
         for frontend in Frontend::ALL {
             assert_eq!(

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // Checks a packaged extension the way VS Code would see it: unpacks the .vsix into a
-// scratch folder outside the repository, reads its package.json, and tokenises
-// hand-written payloads there with the grammars *from the .vsix* in the real TextMate
-// engine (vscode-tmgrammar-test, installed under grammar/).
+// scratch folder outside the repository (with the file modes it records, as VS Code
+// does), reads its package.json, and tokenises hand-written payloads there with the
+// grammars *from the .vsix* in the real TextMate engine (vscode-tmgrammar-test,
+// installed under grammar/). A platform-specific .vsix (scripts/package-vsix.sh)
+// must also carry its server: executable, the one the extension's own lookup picks
+// with no setting and nothing on PATH, and, on its own platform, answering
+// `initialize` over stdio (scripts/lsp-initialize.py).
 //
 //   node scripts/check-vsix.mjs silp-lint-0.1.0.vsix
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +25,8 @@ if (!vsix || !existsSync(vsix)) {
   process.exit(2);
 }
 
-/** Unpacks a zip (stored or deflated entries) into `dest`; returns the names. */
+/** Unpacks a zip (stored or deflated entries) into `dest`, with the Unix modes it
+ * records; returns the names. */
 function unzip(file, dest) {
   const b = readFileSync(file);
   const end = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
@@ -33,6 +39,7 @@ function unzip(file, dest) {
     const nameLength = b.readUInt16LE(p + 28);
     const extra = b.readUInt16LE(p + 30);
     const comment = b.readUInt16LE(p + 32);
+    const mode = (b.readUInt32LE(p + 38) >>> 16) & 0o777;
     const local = b.readUInt32LE(p + 42);
     const name = b.toString('utf8', p + 46, p + 46 + nameLength);
     p += 46 + nameLength + extra + comment;
@@ -42,6 +49,7 @@ function unzip(file, dest) {
     const data = method === 0 ? raw : inflateRawSync(raw);
     mkdirSync(dirname(join(dest, name)), { recursive: true });
     writeFileSync(join(dest, name), data);
+    if (mode !== 0) chmodSync(join(dest, name), mode);
     names.push(name);
   }
   return names;
@@ -96,6 +104,49 @@ route(ticket@oncall)
 `,
 };
 
+/** The extension's own check, as src/extension.ts makes it. */
+function isExecutable(file) {
+  try {
+    if (!statSync(file).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the server a platform-specific .vsix carries; returns what is wrong. */
+function checkServer(extension, target) {
+  const [platform, arch] = [target.slice(0, target.indexOf('-')), target.slice(target.indexOf('-') + 1)];
+  const server = join(extension, 'server', target, platform === 'win32' ? 'silp-lsp.exe' : 'silp-lsp');
+  const where = server.slice(extension.length + 1);
+  if (!existsSync(server)) return [`no server at ${where}`];
+  const problems = [];
+  if (platform !== 'win32' && (statSync(server).mode & 0o111) === 0) problems.push(`${where} is not executable`);
+  // What the extension starts with `silp.server.path` unset and nothing on PATH.
+  const { resolveServer } = createRequire(import.meta.url)(join(extension, 'out', 'serverPath.js'));
+  const found = resolveServer({
+    configuredPath: '',
+    extensionPath: extension,
+    platform,
+    arch,
+    env: { PATH: '' },
+    workspaceFolder: undefined,
+    isExecutable,
+  });
+  if (!found.ok || found.server.command !== server) {
+    problems.push(`the extension does not start ${where}: ${JSON.stringify(found)}`);
+  }
+  let answer = `not started: ${target} is not this machine's platform`;
+  if (target === `${process.platform}-${process.arch}`) {
+    const run = spawnSync('python3', [join(repo, 'scripts', 'lsp-initialize.py'), server], { encoding: 'utf8' });
+    answer = (run.stdout + run.stderr).trim();
+    if (run.status !== 0) problems.push(`${where} does not answer initialize: ${answer}`);
+  }
+  console.log(`server: ${where}, ${statSync(server).size} bytes, mode ${(statSync(server).mode & 0o777).toString(8)}; ${answer}`);
+  return problems;
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'silp-vsix-'));
 try {
   const names = unzip(vsix, scratch);
@@ -121,10 +172,18 @@ try {
   for (const line of (run.stderr ?? '').split('\n')) {
     if (line.trim() !== '' && !/grammar not found for "(?!source\.silp|source\.slip)/.test(line)) console.error(line);
   }
-  const passed = (out.match(/^✓ /gmu) ?? []).length;
-  const ok = run.status === 0 && passed === Object.keys(cases).length;
-  console.log(`vsix: ${passed} passed, ${Object.keys(cases).length - passed} failed`);
-  process.exitCode = ok ? 0 : 1;
+  let passed = (out.match(/^✓ /gmu) ?? []).length;
+  let total = Object.keys(cases).length;
+  const ok = run.status === 0 && passed === total;
+  const target = /TargetPlatform="([^"]+)"/.exec(readFileSync(join(scratch, 'extension.vsixmanifest'), 'utf8'))?.[1];
+  const problems = target
+    ? checkServer(join(scratch, 'extension'), target)
+    : names.filter((n) => n.startsWith('extension/server/')).map((n) => `a universal package ships ${n}`);
+  for (const problem of problems) console.error(problem);
+  total += 1;
+  if (problems.length === 0) passed += 1;
+  console.log(`vsix: ${passed} passed, ${total - passed} failed`);
+  process.exitCode = ok && problems.length === 0 ? 0 : 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -73,8 +73,9 @@ export function resolveServer(o: ResolveOptions): Resolution {
     reason: 'not-found',
     message:
       'SILP: the silp-lint language server (`silp-lsp`) was not found: no server is bundled with this extension ' +
-      'and neither `silp-lsp` nor `silp-lint` is on PATH. Install silp-lint (`cargo install --path .` in a ' +
-      `silp-lint checkout puts both on PATH), or set \`${SETTING}\` to the \`silp-lsp\` binary.`,
+      'and neither `silp-lsp` nor `silp-lint` is on PATH. Install the .vsix built for your platform, which carries ' +
+      'the server, or install silp-lint (`pipx install .` or `cargo install --path .` in a silp-lint checkout puts ' +
+      `both on PATH), or set \`${SETTING}\` to the \`silp-lsp\` binary.`,
   };
 }
 
