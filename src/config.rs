@@ -5,7 +5,7 @@
 use crate::diagnostics::{RuleId, Severity};
 use crate::fs::{describe_io, read_stream};
 use crate::rules::registry;
-use crate::settings::{RuleSet, RuleTable, Settings};
+use crate::settings::{Draft, RuleSet, RuleTable, Settings};
 use crate::source::LineIndex;
 use crate::vocabulary::core_anchor;
 use serde::Deserialize;
@@ -58,6 +58,7 @@ struct RawConfig {
     severity: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     per_file_ignores: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    draft: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -196,6 +197,17 @@ impl Config {
             severity.push((rule.meta().id, level));
         }
         let mut vocabulary = Settings::default();
+        if let Some(draft) = &raw.draft {
+            vocabulary.draft = Draft::parse(draft.get_ref()).ok_or_else(|| {
+                error_at(
+                    draft.span(),
+                    format!(
+                        "`draft`: `{}` is not one of \"00\", \"01\", \"02\"",
+                        draft.get_ref()
+                    ),
+                )
+            })?;
+        }
         for verb in &raw.extend_verbs {
             let text = verb.get_ref();
             let valid = !text.is_empty()
@@ -339,6 +351,7 @@ impl Config {
         }
         Settings {
             rules,
+            draft: overrides.draft.unwrap_or(self.vocabulary.draft),
             ..self.vocabulary.clone()
         }
     }
@@ -364,6 +377,8 @@ pub struct Overrides {
     pub select: Vec<String>,
     /// Added to the configuration's `ignore`.
     pub ignore: Vec<String>,
+    /// Replaces the configuration's `draft` when given.
+    pub draft: Option<Draft>,
 }
 
 impl Overrides {
@@ -387,6 +402,7 @@ impl Overrides {
         CompiledOverrides {
             select: (!self.select.is_empty()).then(|| union(&self.select)),
             ignore: union(&self.ignore),
+            draft: self.draft,
         }
     }
 }
@@ -396,6 +412,7 @@ impl Overrides {
 pub struct CompiledOverrides {
     select: Option<RuleSet>,
     ignore: RuleSet,
+    draft: Option<Draft>,
 }
 
 /// Finds the configuration of each file (nearest `silp-lint.toml`, then
@@ -504,6 +521,7 @@ impl Resolver {
         self.cached((0, RuleSet::EMPTY), || {
             let mut settings = Settings::only(self.overrides.select.unwrap_or(RuleSet::ALL));
             settings.rules.disable(self.overrides.ignore);
+            settings.draft = self.overrides.draft.unwrap_or_default();
             settings
         })
     }
@@ -578,12 +596,31 @@ SL405 = "off"
         assert!(legacy.enabled(rule("SL102")));
         let everything = Overrides {
             select: vec!["ALL".to_string()],
-            ignore: Vec::new(),
+            ..Overrides::default()
         };
         let s = config.settings_for(Path::new("/p/new/a.silp"), &everything.compile());
         assert!(s.enabled(rule("SL001")));
         assert!(!s.enabled(rule("SL302")), "ignored");
         assert!(!s.enabled(rule("SL405")), "off");
+    }
+
+    #[test]
+    fn the_draft_revision_is_read_and_the_command_line_replaces_it() {
+        let config = parse("draft = \"00\"\n").unwrap().unwrap();
+        let path = Path::new("/p/a.silp");
+        let none = CompiledOverrides::default();
+        assert_eq!(config.settings_for(path, &none).draft, Draft::D00);
+        let newest = Overrides {
+            draft: Some(Draft::D02),
+            ..Overrides::default()
+        };
+        assert_eq!(
+            config.settings_for(path, &newest.compile()).draft,
+            Draft::D02
+        );
+        let error = parse("\n\ndraft = \"2\"\n").unwrap_err();
+        assert_eq!((error.line, error.column), (3, 9));
+        assert!(error.message.contains("is not one of"), "{}", error.message);
     }
 
     #[test]

@@ -73,6 +73,11 @@ impl RuleTable {
         self.severity[rule.id.index()].unwrap_or(rule.severity)
     }
 
+    /// The severity configuration gives `rule`, if it gives one.
+    pub fn configured_severity(&self, rule: &RuleMeta) -> Option<Severity> {
+        self.severity[rule.id.index()]
+    }
+
     pub fn set_severity(&mut self, rule: RuleId, severity: Severity) {
         self.severity[rule.index()] = Some(severity);
     }
@@ -83,11 +88,51 @@ impl RuleTable {
     }
 }
 
+/// The revision of draft-hwang-silp-protocol that payloads are written against
+/// (`draft = "00" | "01" | "02"`, `--draft`). Rules whose facts changed between
+/// revisions say so in their documentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Draft {
+    /// -00: the whitelist is enforced, `math` is in the degradation chain.
+    D00,
+    /// -01: the whitelist is advisory, `math` is gone, the MCP wrapper exists.
+    D01,
+    /// -02 (July 2026), the newest: `seq` is strict serial order (§3.6).
+    #[default]
+    D02,
+}
+
+impl Draft {
+    pub const ALL: [Draft; 3] = [Draft::D00, Draft::D01, Draft::D02];
+
+    /// The revision written as configuration and `--draft` take it: `00`, `01`,
+    /// `02` (a leading `-` is allowed).
+    pub fn parse(text: &str) -> Option<Draft> {
+        match text.trim().trim_start_matches('-') {
+            "00" => Some(Draft::D00),
+            "01" => Some(Draft::D01),
+            "02" => Some(Draft::D02),
+            _ => None,
+        }
+    }
+
+    /// `-00`, `-01`, `-02`: how the revision is named in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::D00 => "-00",
+            Draft::D01 => "-01",
+            Draft::D02 => "-02",
+        }
+    }
+}
+
 /// Resolved lint settings for one file.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Which rules run, at which severity.
     pub rules: RuleTable,
+    /// The draft revision payloads are written against.
+    pub draft: Draft,
     /// Installation verbs accepted besides the whitelist (upper case, no `!`).
     pub extend_verbs: Vec<String>,
     /// Frontend names accepted besides the standard five.

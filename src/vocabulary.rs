@@ -1,7 +1,7 @@
 //! The fixed vocabularies of the languages: SILP's verb whitelist, excluded verbs and
 //! frontends, and Slipstream's UCR v1.0 anchors (`data/anchors.tsv`).
 
-use crate::settings::Settings;
+use crate::settings::{Draft, Settings};
 use std::sync::OnceLock;
 
 /// The 13 approved verbs (draft, "Verb Whitelist"), in the draft's order.
@@ -99,8 +99,16 @@ pub fn excluded_verb(verb: &str) -> Option<(&'static str, Option<&'static str>)>
     EXCLUDED_VERBS.iter().copied().find(|(v, _)| *v == verb)
 }
 
+/// The frontend -00's degradation chain names besides the standard five
+/// (`code -> math -> JSON -> natural language`); -01 removed it as undefined.
+pub const DRAFT_00_FRONTEND: &str = "math";
+
+/// Whether `name` is a standard frontend, one added in configuration, or (under
+/// draft -00) `math`.
 pub fn is_known_frontend(name: &str, settings: &Settings) -> bool {
-    FRONTENDS.contains(&name) || settings.extend_frontends.iter().any(|f| f == name)
+    FRONTENDS.contains(&name)
+        || settings.extend_frontends.iter().any(|f| f == name)
+        || (settings.draft == Draft::D00 && name == DRAFT_00_FRONTEND)
 }
 
 /// The closest candidate to `word` when it is close enough to be a likely typo.

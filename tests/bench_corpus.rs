@@ -13,7 +13,12 @@ fn generate(out: &Path, seed: u32, defects: f64) -> String {
         .arg("--out")
         .arg(out)
         .args(["--payloads", "3000", "--per-file", "100"])
-        .args(["--seed", &seed.to_string(), "--defects", &defects.to_string()])
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--defects",
+            &defects.to_string(),
+        ])
         .output()
         .expect("python3 runs scripts/gen_corpus.py");
     assert!(
@@ -53,7 +58,9 @@ fn check(dir: &Path) -> (BTreeMap<String, usize>, Option<i32>) {
     let diagnostics: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
     let mut codes = BTreeMap::new();
     for d in diagnostics {
-        *codes.entry(d["code"].as_str().unwrap().to_string()).or_default() += 1;
+        *codes
+            .entry(d["code"].as_str().unwrap().to_string())
+            .or_default() += 1;
     }
     (codes, output.status.code())
 }
@@ -76,7 +83,13 @@ fn the_same_seed_writes_the_same_corpus_and_another_seed_another() {
         let suffix = name.split_once('.').unwrap().1;
         *suffixes.entry(suffix).or_default() += 1;
     }
-    let expected = [("md", 6), ("silp", 6), ("silp.json", 6), ("silp.jsonl", 6), ("slip", 6)];
+    let expected = [
+        ("md", 6),
+        ("silp", 6),
+        ("silp.json", 6),
+        ("silp.jsonl", 6),
+        ("slip", 6),
+    ];
     assert_eq!(suffixes, BTreeMap::from(expected));
 }
 
@@ -103,10 +116,15 @@ fn planted_defects_are_found_and_a_corpus_without_them_has_none() {
         "unknown-field",
         "unknown-intent",
     ] {
-        assert!(summary.contains(&format!("{defect} ")), "{defect}: {summary}");
+        assert!(
+            summary.contains(&format!("{defect} ")),
+            "{defect}: {summary}"
+        );
     }
     let (codes, _) = check(&faulty);
-    for code in ["SL101", "SL201", "SL202", "SL204", "SL301", "SL401", "SL601"] {
+    for code in [
+        "SL101", "SL201", "SL202", "SL204", "SL301", "SL401", "SL601",
+    ] {
         assert!(codes.contains_key(code), "{code} not reported: {codes:?}");
     }
 }

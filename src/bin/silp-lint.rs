@@ -10,6 +10,7 @@ use silp_lint::format;
 use silp_lint::fs::{decode_utf8, describe_io, read_source, read_stream};
 use silp_lint::render::{self, FileDiagnostics, OutputFormat};
 use silp_lint::rules::registry::{self, RULES};
+use silp_lint::settings::Draft;
 use silp_lint::source::{FileKind, LineIndex};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -78,6 +79,10 @@ struct CheckArgs {
     /// Never run these rules (codes or prefixes, comma-separated)
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     ignore: Vec<String>,
+    /// The draft revision payloads are written against: 00, 01 or 02 (the newest,
+    /// the default); replaces the configuration's `draft`
+    #[arg(long, value_name = "REVISION", value_parser = parse_draft)]
+    draft: Option<Draft>,
     #[command(flatten)]
     inputs: InputArgs,
     /// Print diagnostics only, no summary line
@@ -198,6 +203,10 @@ fn main() -> ExitCode {
     }
 }
 
+fn parse_draft(text: &str) -> Result<Draft, String> {
+    Draft::parse(text).ok_or_else(|| format!("`{text}` is not one of 00, 01, 02"))
+}
+
 fn check(args: CheckArgs) -> ExitCode {
     let selectors = |codes: &[String]| -> Vec<String> {
         codes
@@ -209,6 +218,7 @@ fn check(args: CheckArgs) -> ExitCode {
     let overrides = Overrides {
         select: selectors(&args.select),
         ignore: selectors(&args.ignore),
+        draft: args.draft,
     };
     if let Some(selector) = overrides.unknown_selectors().first() {
         eprintln!("error: `{selector}` matches no rule code (see `silp-lint rules`)");

@@ -8,7 +8,7 @@ use super::scheduler::Outgoing;
 use crate::config::{Overrides, Resolver};
 use crate::diagnostics::Diagnostic;
 use crate::lint::FileLint;
-use crate::settings::Settings;
+use crate::settings::{Draft, Settings};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
@@ -168,7 +168,13 @@ pub fn overrides_from(lint: &serde_json::Value) -> Overrides {
     Overrides {
         select: codes("select"),
         ignore: codes("ignore"),
+        draft: None,
     }
+}
+
+/// The draft revision a client's settings name (`"draft": "01"`), if a valid one.
+pub fn draft_from(options: &serde_json::Value) -> Option<Draft> {
+    options.get("draft")?.as_str().and_then(Draft::parse)
 }
 
 /// Whether a changed file is a configuration file the server reads.

@@ -32,6 +32,7 @@ mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;
+mod undefined_seq_keyword;
 mod unknown_anchor;
 mod unknown_seq_item;
 mod unknown_verb;
@@ -41,7 +42,7 @@ mod unsupported_version;
 mod unused_suppression;
 mod zero_width_character;
 
-use crate::diagnostics::{Diagnostic, Fix, Related, RuleMeta};
+use crate::diagnostics::{Diagnostic, Fix, Related, RuleMeta, Severity};
 use crate::ir::Ir;
 use crate::settings::Settings;
 use crate::source::Span;
@@ -214,9 +215,24 @@ impl<'a> Context<'a> {
     }
 
     /// Records a diagnostic of `rule` unless the rule is turned off.
+    /// Records a diagnostic of `rule` at the rule's severity; see
+    /// [`Context::report_at_default`].
     pub fn report(
         &mut self,
         rule: &'static RuleMeta,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Reported<'_> {
+        self.report_at_default(rule, rule.severity, span, message)
+    }
+
+    /// Records a diagnostic of `rule` unless the rule is turned off, at the
+    /// configured severity or else at `default` (for findings whose severity
+    /// depends on the draft revision or the case).
+    pub fn report_at_default(
+        &mut self,
+        rule: &'static RuleMeta,
+        default: Severity,
         span: Span,
         message: impl Into<String>,
     ) -> Reported<'_> {
@@ -241,7 +257,11 @@ impl<'a> Context<'a> {
         }
         self.diagnostics.push(Diagnostic {
             rule,
-            severity: self.settings.severity(rule),
+            severity: self
+                .settings
+                .rules
+                .configured_severity(rule)
+                .unwrap_or(default),
             message,
             help: None,
             span,

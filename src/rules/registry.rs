@@ -47,6 +47,7 @@ registry! {
     invalid_operator::InvalidOperator,
     unknown_seq_item::UnknownSeqItem,
     null_optional_field::NullOptionalField,
+    undefined_seq_keyword::UndefinedSeqKeyword,
     lossy_frontend_negation::LossyFrontendNegation,
     not_round_trippable::NotRoundTrippable,
     invalid_heartbeat::InvalidHeartbeat,

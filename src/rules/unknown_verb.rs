@@ -1,5 +1,7 @@
 use super::{declare_rule, Context, Rule};
+use crate::diagnostics::Severity;
 use crate::ir::{Ir, VerbForm};
+use crate::settings::Draft;
 use crate::vocabulary::{excluded_verb, is_known_verb, suggest_verb, VERBS};
 
 declare_rule! {
@@ -10,6 +12,13 @@ declare_rule! {
     /// code-frontend call or alternative name, a `!VERB` in `intent`,
     /// `entities[].action`, `alternatives[].action` or `meta.seq`, or the verb of a
     /// JSON-frontend `action_<verb>` key.
+    ///
+    /// The severity depends on the draft revision (`draft`, `--draft`): under -00
+    /// the whitelist is enforced and every such verb is an error; from -01 on (the
+    /// default is -02) the whitelist is advisory — the schema permits any
+    /// `!UPPERCASE_VERB` — so a well-formed verb outside it (upper-case ASCII letters
+    /// and single `_` between them, once normalised) is a warning. A verb that is not
+    /// even well formed stays an error. A configured `[severity]` wins over both.
     ///
     /// ## Why is this bad?
     /// The whitelist is what makes SILP stable across models: each verb is verified to
@@ -38,6 +47,13 @@ declare_rule! {
     }
 }
 
+/// Whether a normalised verb has the action-code ABNF's shape: upper-case ASCII
+/// letters, single `_` between them.
+fn is_well_formed(verb: &str) -> bool {
+    verb.split('_')
+        .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
 impl Rule for UnknownVerb {
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in &ir.verbs {
@@ -56,8 +72,15 @@ impl Rule for UnknownVerb {
                 VerbForm::ActionCode => format!("!{s}"),
                 VerbForm::FunctionName | VerbForm::ActionKey => s.to_lowercase(),
             });
-            let reported = ctx.report(
+            // From -01 on the whitelist is advisory: a well-formed verb is a warning.
+            let severity = if ctx.settings().draft >= Draft::D01 && is_well_formed(&normalized) {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            let reported = ctx.report_at_default(
                 &Self::META,
+                severity,
                 verb.span.clone(),
                 format!("`{}` is not a whitelisted verb", verb.text),
             );

@@ -9,6 +9,11 @@ declare_rule! {
     /// is not `code`, `json`, `natural`, `nl_json`, `llmlingua2` or one added with
     /// `extend-frontends`.
     ///
+    /// Under draft -00 (`draft = "00"`), `math` is accepted too: that revision's
+    /// degradation chain is `code -> math -> JSON -> natural language`. Draft -01
+    /// removed the undefined `math` frontend, so from -01 on (the default) it is
+    /// reported like any other unknown name.
+    ///
     /// ## Why is this bad?
     /// A receiver answers with the SILP error code `unsupported_frontend`, and
     /// frontend negotiation cannot settle on a frontend nobody implements.
@@ -24,8 +29,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// No automatic fix. Installation-specific frontends (the draft's degradation
-    /// chain mentions `math`) can be declared with `extend-frontends`.
+    /// No automatic fix. Installation-specific frontends can be declared with
+    /// `extend-frontends`.
     pub struct UnsupportedFrontend {
         code: "SL403",
         name: "unsupported-frontend",

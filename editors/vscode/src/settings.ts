@@ -13,6 +13,17 @@ export interface LintOptions {
 export interface InitializationOptions {
   lint: LintOptions;
   markdown: boolean;
+  /** The draft revision payloads are written against (`--draft`). */
+  draft: Draft;
+}
+
+/** The SILP draft revisions the server knows; the newest is the default. */
+export const DRAFTS = ['00', '01', '02'] as const;
+export type Draft = (typeof DRAFTS)[number];
+
+/** The `silp.draft` setting, or the newest revision when it is not one of them. */
+export function draft(value: unknown): Draft {
+  return DRAFTS.find((d) => d === value) ?? '02';
 }
 
 /** Codes or prefixes from a setting: strings only, trimmed, upper-cased, no blanks or duplicates. */
@@ -31,6 +42,7 @@ export function initializationOptions(read: SettingReader): InitializationOption
   return {
     lint: { select: ruleList(read('lint.select')), ignore: ruleList(read('lint.ignore')) },
     markdown: read('markdown.enable') !== false,
+    draft: draft(read('draft')),
   };
 }
 

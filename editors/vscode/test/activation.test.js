@@ -90,6 +90,7 @@ test('starts the server from the setting over stdio, with the rule selection', a
   assert.deepEqual(client.clientOptions.initializationOptions, {
     lint: { select: ['SL1'], ignore: ['SL302'] },
     markdown: true,
+    draft: '02',
   });
   assert.equal(client.clientOptions.synchronize.configurationSection, 'silp');
   // The server re-reads configuration files when they change.

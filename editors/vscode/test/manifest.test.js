@@ -92,6 +92,7 @@ test('the entry point and the command are built', { skip: !fs.existsSync(path.jo
 test('settings: server path, trace, rule selection, Markdown switch', () => {
   const props = contributes.configuration.properties;
   assert.deepEqual(Object.keys(props).sort(), [
+    'silp.draft',
     'silp.lint.ignore',
     'silp.lint.select',
     'silp.markdown.enable',
@@ -104,6 +105,8 @@ test('settings: server path, trace, rule selection, Markdown switch', () => {
   assert.deepEqual(props['silp.trace.server'].enum, ['off', 'messages', 'verbose']);
   assert.equal(props['silp.lint.select'].type, 'array');
   assert.equal(props['silp.lint.ignore'].type, 'array');
+  assert.deepEqual(props['silp.draft'].enum, ['00', '01', '02']);
+  assert.equal(props['silp.draft'].default, '02');
 });
 
 test('semantic token scopes cover the server legend and map onto grammar scopes', () => {

@@ -10,12 +10,19 @@ test('rule lists keep non-empty strings, trimmed, upper-cased, once', () => {
 });
 
 test('initialization options carry the rule selection and the Markdown switch', () => {
-  const values = { 'lint.select': ['SL1'], 'lint.ignore': ['sl302'], 'markdown.enable': false };
+  const values = { 'lint.select': ['SL1'], 'lint.ignore': ['sl302'], 'markdown.enable': false, draft: '00' };
   assert.deepEqual(initializationOptions((k) => values[k]), {
     lint: { select: ['SL1'], ignore: ['SL302'] },
     markdown: false,
+    draft: '00',
   });
-  assert.deepEqual(initializationOptions(() => undefined), { lint: { select: [], ignore: [] }, markdown: true });
+  assert.deepEqual(initializationOptions(() => undefined), {
+    lint: { select: [], ignore: [] },
+    markdown: true,
+    draft: '02',
+  });
+  // An unknown revision falls back to the newest, as the server's default.
+  assert.equal(initializationOptions((k) => (k === 'draft' ? '7' : undefined)).draft, '02');
 });
 
 test('the document selector covers the payload languages, NLIP files and (optionally) Markdown', () => {

@@ -8,7 +8,7 @@ use crate::config::Resolver;
 use crate::lsp::capabilities::server_capabilities;
 use crate::lsp::document::Encoding;
 use crate::lsp::scheduler::publisher;
-use crate::lsp::session::{overrides_from, Session};
+use crate::lsp::session::{draft_from, overrides_from, Session};
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
@@ -39,10 +39,12 @@ pub async fn handle(
         .map(str::to_string);
     // The editor's rule selection (`silp.lint.select` / `.ignore` in VS Code)
     // applies over every configuration file, as `--select`/`--ignore` do.
-    let overrides = options
+    let mut overrides = options
         .and_then(|o| o.get("lint"))
         .map(overrides_from)
         .unwrap_or_default();
+    // The editor's draft revision (`silp.draft`) applies over every configuration.
+    overrides.draft = options.and_then(draft_from);
     {
         let mut state = session.lock();
         state.encoding = encoding;
