@@ -136,8 +136,11 @@ def diagnostics(text):
 
 def changes(size):
     """8,000 one-character changes in one didChange on one long non-ASCII line, then
-    a hover: how long requests wait behind the changes."""
+    a hover in another document: how long every request waits behind the changes."""
     server = opened("start(😀); " * (size // 13) + "start(x)\n")
+    other = "file:///bench/other.silp"
+    server.open(other, "start(x)\n")
+    server.diagnostics(other)
     edits = [{"range": {"start": {"line": 0, "character": 11 * i},
                         "end": {"line": 0, "character": 11 * i + 1}}, "text": "S"}
              for i in range(8000)]
@@ -146,9 +149,9 @@ def changes(size):
         server.notify("textDocument/didChange", {
             "textDocument": {"uri": URI, "version": 2}, "contentChanges": edits})
         return server.request("textDocument/hover", {
-            "textDocument": {"uri": URI}, "position": {"line": 0, "character": 2}})
+            "textDocument": {"uri": other}, "position": {"line": 0, "character": 2}})
     seconds, _ = timed(work)
-    return server, seconds, "8000 changes, then a hover answered"
+    return server, seconds, "8000 changes, then a hover elsewhere answered"
 
 
 WHOLE_DOCUMENT = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}

@@ -1714,3 +1714,33 @@ fn the_binary_exits_with_status_one_without_shutdown_and_survives_bad_frames() {
     assert_eq!(status, Some(0));
     assert!(output.contains(r#""id":2"#), "{output}");
 }
+
+#[tokio::test]
+async fn semantic_tokens_stop_at_their_limit_and_a_large_fix_all_is_one_edit() {
+    use silp_lint::lsp::requests::code_action::MAX_FIX_ALL_EDITS;
+    use silp_lint::lsp::requests::semantic_tokens::MAX_SEMANTIC_TOKENS;
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let line = "Cancel(a); Start(b); Route(c); Book(d)\n";
+    let per_line =
+        silp_lint::lsp::semantic::tokens(&silp_lint::syntax::parse(line, FileKind::Silp), None)
+            .len();
+    let lines = (MAX_SEMANTIC_TOKENS / per_line + 1).max(MAX_FIX_ALL_EDITS + 1);
+    let text = line.repeat(lines);
+    let uri = "file:///w/tokens.silp";
+    client.open(uri, "silp", 1, &text).await;
+    client.diagnostics(uri, Some(1)).await;
+    let tokens = client.tokens(uri).await;
+    assert_eq!(tokens.len(), MAX_SEMANTIC_TOKENS);
+    let last = tokens.last().unwrap();
+    assert_eq!(last.0 as usize, (MAX_SEMANTIC_TOKENS - 1) / per_line);
+    // An edit per line: more than a fix-all sends one by one.
+    let actions = fix_all_actions(&mut client, uri).await;
+    let edits = actions[0]["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(
+        apply_text_edits(&text, edits),
+        "cancel(a); start(b); route(c); book(d)\n".repeat(lines)
+    );
+    client.shutdown().await;
+}
