@@ -128,6 +128,11 @@ impl LineIndex {
         }
     }
 
+    /// Whether the text is ASCII (every column is a byte offset from the line start).
+    pub fn is_ascii(&self) -> bool {
+        self.ascii
+    }
+
     /// Number of lines (a trailing newline opens an empty last line).
     pub fn line_count(&self) -> usize {
         self.starts.len()
@@ -231,6 +236,60 @@ impl LineIndex {
     }
 }
 
+/// Bytes between two checkpoints of [`Utf16Columns`].
+const CHECKPOINT_STRIDE: usize = 64;
+
+/// UTF-16 columns of a text at any offsets, in any order, in constant time each:
+/// the UTF-16 units before every 64th byte are counted once, so a column costs a
+/// binary search for its line and at most two 64-byte counts. (Counting from the line
+/// start each time made many positions on one long line quadratic.)
+#[derive(Clone, Debug)]
+pub struct Utf16Columns {
+    /// `units[k]`: the UTF-16 units of the characters that start before byte `64 k`.
+    units: Vec<usize>,
+}
+
+impl Utf16Columns {
+    pub fn new(text: &str) -> Utf16Columns {
+        let mut units = Vec::with_capacity(text.len() / CHECKPOINT_STRIDE + 1);
+        let mut total = 0;
+        units.push(0);
+        for chunk in text.as_bytes().chunks(CHECKPOINT_STRIDE) {
+            total += utf16_units_starting_in(chunk);
+            units.push(total);
+        }
+        Utf16Columns { units }
+    }
+
+    /// The UTF-16 units of `text[..offset]` (`offset` on a char boundary of the text
+    /// the checkpoints were counted in).
+    fn units_before(&self, text: &str, offset: usize) -> usize {
+        let checkpoint = offset / CHECKPOINT_STRIDE;
+        let from = checkpoint * CHECKPOINT_STRIDE;
+        self.units[checkpoint] + utf16_units_starting_in(&text.as_bytes()[from..offset])
+    }
+
+    /// [`LineIndex::lsp_position`] in UTF-16 units, without counting from the line start.
+    pub fn lsp_position(&self, index: &LineIndex, text: &str, offset: usize) -> (u32, u32) {
+        let offset = floor_char_boundary(text, offset);
+        let line = index.line_of(offset);
+        let start = index.line_start(line, text);
+        let column = self.units_before(text, offset) - self.units_before(text, start);
+        (line as u32, column as u32)
+    }
+}
+
+/// The UTF-16 units of the characters whose first byte is in `bytes`: one for each
+/// byte that is not a continuation byte, and one more for a four-byte character.
+fn utf16_units_starting_in(bytes: &[u8]) -> usize {
+    #[cfg(test)]
+    tests::COUNTED.with(|counted| counted.set(counted.get() + bytes.len()));
+    bytes
+        .iter()
+        .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
 /// The largest char boundary not after `offset` (clamped to the text length).
 pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
@@ -243,6 +302,13 @@ pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Bytes [`Utf16Columns`] counted on this thread: its work, for the bounds below.
+        pub static COUNTED: Cell<usize> = const { Cell::new(0) };
+    }
 
     #[test]
     fn kinds_from_paths() {
@@ -307,5 +373,70 @@ mod tests {
         assert_eq!(index.offset_of_lsp_position(text, 0, 2, true), 1);
         assert_eq!(index.offset_of_lsp_position(text, 0, 99, true), b + 1);
         assert_eq!(index.offset_of_lsp_position(text, 9, 0, true), text.len());
+    }
+
+    /// Text from pieces that stress UTF-16 columns: a byte-order mark, emoji (a
+    /// surrogate pair), a tag character, CJK, a combining mark and every line ending.
+    fn stressing_text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a",
+            " ",
+            "(",
+            "\u{feff}",
+            "😀",
+            "\u{E0041}",
+            "北京",
+            "e\u{301}",
+            "é",
+            "\n",
+            "\r\n",
+            "\r",
+        ]);
+        prop::collection::vec(pieces, 0..200).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn utf16_columns_agree_with_counting_from_the_line_start_in_any_order(
+            text in stressing_text(),
+            order in prop::collection::vec(any::<prop::sample::Index>(), 0..300),
+        ) {
+            let index = LineIndex::new(&text);
+            let columns = Utf16Columns::new(&text);
+            // Every offset (inside characters too) forwards, then a random order.
+            let offsets = (0..=text.len()).chain(order.iter().map(|i| i.index(text.len() + 1)));
+            for offset in offsets {
+                prop_assert_eq!(
+                    columns.lsp_position(&index, &text, offset),
+                    index.lsp_position(&text, offset, true),
+                    "offset {}", offset
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_utf16_column_on_a_long_line_counts_at_most_two_strides() {
+        let text = format!("é{}\r\n北京", "start(😀);".repeat(100_000));
+        let index = LineIndex::new(&text);
+        let columns = Utf16Columns::new(&text);
+        let offsets: Vec<usize> = (0..text.len()).step_by(97).collect();
+        COUNTED.with(|counted| counted.set(0));
+        // Backwards: the worst order for counting on from the previous offset.
+        for &offset in offsets.iter().rev() {
+            columns.lsp_position(&index, &text, offset);
+        }
+        let counted = COUNTED.with(Cell::get);
+        assert!(
+            counted <= offsets.len() * 2 * CHECKPOINT_STRIDE,
+            "{counted} bytes counted for {} offsets",
+            offsets.len()
+        );
+        let last = text.len() - "北京".len();
+        assert_eq!(columns.lsp_position(&index, &text, last), (1, 0));
+        assert_eq!(
+            columns.lsp_position(&index, &text, last - 2),
+            index.lsp_position(&text, last - 2, true)
+        );
     }
 }

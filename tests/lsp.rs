@@ -1377,3 +1377,370 @@ async fn every_method_of_the_table_is_answered_and_none_is_logged_as_unhandled()
     assert!(unhandled.is_empty(), "{unhandled:?}");
     client.shutdown().await;
 }
+
+/// The byte offset of a UTF-16 position, computed independently of the server.
+fn offset_of(text: &str, position: &Value) -> usize {
+    let (line, character) = (
+        position["line"].as_u64().unwrap(),
+        position["character"].as_u64().unwrap(),
+    );
+    let mut offset = 0;
+    for _ in 0..line {
+        let rest = &text[offset..];
+        offset += match rest.find(['\n', '\r']) {
+            Some(at) if rest[at..].starts_with("\r\n") => at + 2,
+            Some(at) => at + 1,
+            None => rest.len(),
+        };
+    }
+    let mut units = 0;
+    for (i, ch) in text[offset..].char_indices() {
+        if units >= character as usize || ch == '\n' || ch == '\r' {
+            return offset + i;
+        }
+        units += ch.len_utf16();
+    }
+    text.len()
+}
+
+/// `text` with a client's text edits applied (sorted, not overlapping).
+fn apply_text_edits(text: &str, edits: &[Value]) -> String {
+    let mut out = text.to_string();
+    for edit in edits.iter().rev() {
+        let start = offset_of(text, &edit["range"]["start"]);
+        let end = offset_of(text, &edit["range"]["end"]);
+        out.replace_range(start..end, edit["newText"].as_str().unwrap());
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_long_line_with_emoji_gets_exact_diagnostics_and_tokens() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/long.silp";
+    let text = format!("start(é){}\n", "; Start(😀 北京e\u{301})".repeat(500));
+    client.open(uri, "silp", 1, &text).await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    assert!(diagnostics.len() >= 1000);
+    assert_eq!(
+        published(&diagnostics),
+        expected(&text, FileKind::Silp, true)
+    );
+    let document = silp_lint::syntax::parse(&text, FileKind::Silp);
+    let expected_tokens: Vec<(u64, u64, u64, u64)> =
+        silp_lint::lsp::semantic::tokens(&document, None)
+            .iter()
+            .map(|t| {
+                let start = position_of(&text, t.span.start, true);
+                let length = text[t.span.clone()].encode_utf16().count() as u64;
+                (
+                    0,
+                    start["character"].as_u64().unwrap(),
+                    length,
+                    t.kind as u64,
+                )
+            })
+            .collect();
+    assert_eq!(client.tokens(uri).await, expected_tokens);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn eight_thousand_changes_in_one_notification_apply_in_order() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/many.silp";
+    let lines = 8_000;
+    client
+        .open(uri, "silp", 1, &"start(😀)\n".repeat(lines))
+        .await;
+    client.diagnostics(uri, Some(1)).await;
+    // Each change upper-cases the `s` of one line, counted after the changes before it.
+    let changes: Vec<Value> = (0..lines)
+        .map(|line| json!({"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 1}}, "text": "S"}))
+        .collect();
+    client.change(uri, 2, json!(changes)).await;
+    let diagnostics = client.diagnostics(uri, Some(2)).await;
+    let wanted: Vec<(String, Value, Value)> = (0..lines)
+        .map(|line| {
+            let at = |character| json!({"line": line, "character": character});
+            ("SL104".to_string(), at(0), at(5))
+        })
+        .collect();
+    assert_eq!(published(&diagnostics), wanted);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn diagnostics_and_outline_entries_past_their_limits_are_counted_in_a_last_entry() {
+    use silp_lint::lsp::requests::document_symbol::MAX_SYMBOLS;
+    use silp_lint::lsp::scheduler::MAX_PUBLISHED_DIAGNOSTICS;
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/capped.silp";
+    let lines = 10_050;
+    let text = "Cancel(x)\n".repeat(lines);
+    // One SL104 per line.
+    let all: Vec<(String, Value, Value)> = (0..lines)
+        .map(|line| {
+            let at = |character| json!({"line": line, "character": character});
+            ("SL104".to_string(), at(0), at(6))
+        })
+        .collect();
+    assert_eq!(
+        lint_text(&text, FileKind::Silp, &Settings::default())
+            .diagnostics
+            .len(),
+        lines
+    );
+    client.open(uri, "silp", 1, &text).await;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    assert_eq!(diagnostics.len(), MAX_PUBLISHED_DIAGNOSTICS + 1);
+    assert_eq!(
+        published(&diagnostics[..MAX_PUBLISHED_DIAGNOSTICS]),
+        all[..MAX_PUBLISHED_DIAGNOSTICS]
+    );
+    let note = &diagnostics[MAX_PUBLISHED_DIAGNOSTICS];
+    assert_eq!(note["severity"], 3);
+    assert_eq!(note["range"]["start"], all[MAX_PUBLISHED_DIAGNOSTICS].1);
+    let left_out = lines - MAX_PUBLISHED_DIAGNOSTICS;
+    assert!(
+        note["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{left_out} more diagnostics")),
+        "{note}"
+    );
+    let names = client.symbol_names(uri).await;
+    assert_eq!(names.len(), MAX_SYMBOLS + 1);
+    assert_eq!(names[0], "Cancel(x)");
+    assert!(names[MAX_SYMBOLS].starts_with(&format!("… {left_out} more payloads")));
+    client.shutdown().await;
+}
+
+/// The fix-all actions offered for a whole document.
+async fn fix_all_actions(client: &mut TestClient, uri: &str) -> Vec<Value> {
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                   "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
+        )
+        .await;
+    actions.as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn fix_all_is_what_the_cli_writes_and_is_refused_where_the_cli_refuses() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    // The CLI removes both nulls (the second in a second round).
+    let uri = "file:///w/nulls.silp.json";
+    let text = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\",\"next_agent\":null,\"session_id\":null}}\n";
+    client.open(uri, "silp-json", 1, text).await;
+    client.diagnostics(uri, Some(1)).await;
+    let actions = fix_all_actions(&mut client, uri).await;
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    assert_eq!(actions[0]["title"], "Fix all safe silp-lint problems (2)");
+    let edits = actions[0]["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(
+        apply_text_edits(text, edits),
+        "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n"
+    );
+    // Deleting the tag characters would leave `user=` empty: the payload would no
+    // longer parse.
+    let uri = "file:///w/tags.silp";
+    client
+        .open(uri, "silp", 1, "notify(msg=a,user=\u{E0041}\u{E0042})\n")
+        .await;
+    client.diagnostics(uri, Some(1)).await;
+    assert!(fix_all_actions(&mut client, uri).await.is_empty());
+    client.log_containing("would no longer parse").await;
+    // Lower-casing `SubFormat` would make `content` a carried SILP payload.
+    let uri = "file:///w/sub.nlip.json";
+    client
+        .open(
+            uri,
+            "json",
+            1,
+            "{\"format\": \"text\", \"SubFormat\": \"silp\", \"content\": \"start(hike)\"}\n",
+        )
+        .await;
+    client.diagnostics(uri, Some(1)).await;
+    assert!(fix_all_actions(&mut client, uri).await.is_empty());
+    client.log_containing("2 payloads instead of 1").await;
+    // The quick fixes stay offered one by one.
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 20}, "end": {"line": 0, "character": 20}},
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    assert_eq!(actions.as_array().unwrap().len(), 1, "{actions}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_length_over_the_limit_is_skipped_at_once_and_the_next_message_is_answered() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    client
+        .send_raw(
+            b"Content-Length: 200000000\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"",
+        )
+        .await;
+    client.log_containing("over the limit of 64 MiB").await;
+    let uri = "file:///w/after.silp";
+    client.open(uri, "silp", 1, "Start(x)\n").await;
+    assert_eq!(codes_of(&client.diagnostics(uri, Some(1)).await), ["SL104"]);
+    // A length longer than the body sent: the next message is read as sent.
+    client
+        .send_raw(b"Content-Length: 5000\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}")
+        .await;
+    client
+        .change(uri, 2, json!([{"text": "Cancel(x)\n"}]))
+        .await;
+    client
+        .log_containing("runs into the next message's header")
+        .await;
+    assert_eq!(codes_of(&client.diagnostics(uri, Some(2)).await), ["SL104"]);
+    // A header without its blank line.
+    client
+        .send_raw(b"Content-Length: 40\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}")
+        .await;
+    let symbols = client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(symbols[0]["name"], "Cancel(x)");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_session_ends_cleanly_only_after_shutdown() {
+    use silp_lint::lsp::Ending;
+    for (shutdown_first, ending) in [
+        (true, Ending::AfterShutdown),
+        (false, Ending::WithoutShutdown),
+    ] {
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(theirs);
+        let server = tokio::spawn(silp_lint::lsp::serve(server_read, server_write));
+        let (reader, writer) = tokio::io::split(ours);
+        let mut client = TestClient {
+            writer,
+            reader: BufReader::new(reader),
+            next_id: 1,
+            backlog: VecDeque::new(),
+        };
+        client.initialize().await;
+        if shutdown_first {
+            client.request("shutdown", Value::Null).await;
+        }
+        client.notify("exit", Value::Null).await;
+        let ended = tokio::time::timeout(TIMEOUT, server)
+            .await
+            .expect("the server ends");
+        assert_eq!(ended.unwrap(), ending);
+    }
+}
+
+/// The real `silp-lsp` over its standard input and output: its exit status after
+/// `input` and an `exit` (the input left open, as some clients do), and its output.
+fn silp_lsp_status(input: &[u8]) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_silp-lsp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start silp-lsp");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input).unwrap();
+    let exit = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+    write!(stdin, "Content-Length: {}\r\n\r\n{exit}", exit.len()).unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut output = String::new();
+        let _ = stdout.read_to_string(&mut output);
+        output
+    });
+    // A guard against a hang, not a measurement.
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("silp-lsp did not act on `exit`");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    (status.code(), reader.join().unwrap())
+}
+
+fn frame(message: Value) -> Vec<u8> {
+    let body = message.to_string();
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+#[test]
+fn the_binary_exits_with_status_one_without_shutdown_and_survives_bad_frames() {
+    let initialize = frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    let shutdown = frame(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let (status, _) = silp_lsp_status(&[initialize.clone(), shutdown.clone()].concat());
+    assert_eq!(status, Some(0));
+    let (status, _) = silp_lsp_status(&initialize);
+    assert_eq!(status, Some(1));
+    // A declared length of 200 MB, a bad frame, then `shutdown` and `exit`: both
+    // are read, and `shutdown` answered.
+    let mut input = initialize.clone();
+    input.extend(b"Content-Length: 200000000\r\n\r\n{\"jsonrpc\":");
+    input.extend(b"Content-Length: 900\r\n\r\n{}");
+    input.extend(&shutdown);
+    let (status, output) = silp_lsp_status(&input);
+    assert_eq!(status, Some(0));
+    assert!(output.contains(r#""id":2"#), "{output}");
+}
+
+#[tokio::test]
+async fn semantic_tokens_stop_at_their_limit_and_a_large_fix_all_is_one_edit() {
+    use silp_lint::lsp::requests::code_action::MAX_FIX_ALL_EDITS;
+    use silp_lint::lsp::requests::semantic_tokens::MAX_SEMANTIC_TOKENS;
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let line = "Cancel(a); Start(b); Route(c); Book(d)\n";
+    let per_line =
+        silp_lint::lsp::semantic::tokens(&silp_lint::syntax::parse(line, FileKind::Silp), None)
+            .len();
+    let lines = (MAX_SEMANTIC_TOKENS / per_line + 1).max(MAX_FIX_ALL_EDITS + 1);
+    let text = line.repeat(lines);
+    let uri = "file:///w/tokens.silp";
+    client.open(uri, "silp", 1, &text).await;
+    client.diagnostics(uri, Some(1)).await;
+    let tokens = client.tokens(uri).await;
+    assert_eq!(tokens.len(), MAX_SEMANTIC_TOKENS);
+    let last = tokens.last().unwrap();
+    assert_eq!(last.0 as usize, (MAX_SEMANTIC_TOKENS - 1) / per_line);
+    // An edit per line: more than a fix-all sends one by one.
+    let actions = fix_all_actions(&mut client, uri).await;
+    let edits = actions[0]["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(
+        apply_text_edits(&text, edits),
+        "cancel(a); start(b); route(c); book(d)\n".repeat(lines)
+    );
+    client.shutdown().await;
+}

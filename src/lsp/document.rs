@@ -2,9 +2,15 @@
 //! on first use, and shared by every request on that version, as taplo's document
 //! state holds parse and DOM together), incremental edits, and conversion between
 //! LSP positions (UTF-16 or UTF-8 units) and byte offsets.
+//!
+//! Both directions stay cheap on long non-ASCII lines: a byte offset's UTF-16 column
+//! is read off [`Utf16Columns`] (counted once per version) rather than counted from
+//! the line start, and the changes of a `didChange` are applied to a rope, where
+//! each position is found in logarithmic time.
 
-use crate::source::{FileKind, LineIndex, Span};
+use crate::source::{FileKind, LineIndex, Span, Utf16Columns};
 use crate::syntax::{Document, OwnedDocument};
+use ropey::Rope;
 use std::sync::{Arc, OnceLock};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
@@ -22,14 +28,16 @@ impl Encoding {
     }
 }
 
-/// One version of a document: its text, line index and (once asked for) parse,
-/// shared cheaply between the server and the tasks that answer requests.
+/// One version of a document: its text, line index and (once asked for) parse and
+/// UTF-16 columns, shared cheaply between the server and the tasks that answer
+/// requests.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     pub text: Arc<str>,
     pub kind: FileKind,
     pub index: Arc<LineIndex>,
     parsed: Arc<OnceLock<OwnedDocument>>,
+    columns: Arc<OnceLock<Utf16Columns>>,
 }
 
 impl Snapshot {
@@ -40,6 +48,7 @@ impl Snapshot {
             kind,
             index: Arc::new(index),
             parsed: Arc::new(OnceLock::new()),
+            columns: Arc::new(OnceLock::new()),
         }
     }
 
@@ -50,11 +59,18 @@ impl Snapshot {
             .document()
     }
 
-    /// The LSP position of byte `offset` (clamped to the text and to a char boundary).
+    /// The LSP position of byte `offset` (clamped to the text and to a char boundary),
+    /// in constant time on any line, in any order.
     pub fn position(&self, offset: usize, encoding: Encoding) -> Position {
-        let (line, character) = self
-            .index
-            .lsp_position(&self.text, offset, encoding.utf16());
+        let (line, character) = if encoding.utf16() && !self.index.is_ascii() {
+            self.columns
+                .get_or_init(|| Utf16Columns::new(&self.text))
+                .lsp_position(&self.index, &self.text, offset)
+        } else {
+            // UTF-8 and ASCII columns are byte distances: nothing to count.
+            self.index
+                .lsp_position(&self.text, offset, encoding.utf16())
+        };
         Position { line, character }
     }
 
@@ -85,27 +101,65 @@ impl Snapshot {
 }
 
 /// Applies content changes in order, each against the text the previous one left.
+/// The changes go into a rope, where finding a position and editing cost logarithmic
+/// time, so a batch costs O(size + changes × log size) (a line index rebuilt per
+/// change made thousands of changes to a large document take seconds).
 pub fn apply_changes(
     text: &str,
     changes: &[TextDocumentContentChangeEvent],
     encoding: Encoding,
 ) -> String {
-    let mut current = text.to_string();
-    for change in changes {
-        match change.range {
-            None => current = change.text.clone(),
-            Some(range) => {
-                let index = LineIndex::new(&current);
-                let utf16 = encoding.utf16();
-                let at = |p: Position| {
-                    index.offset_of_lsp_position(&current, p.line, p.character, utf16)
-                };
-                let (a, b) = (at(range.start), at(range.end));
-                current.replace_range(a.min(b)..a.max(b), &change.text);
-            }
+    // A full replacement overwrites everything before it.
+    let (base, edits) = match changes.iter().rposition(|c| c.range.is_none()) {
+        Some(last) => (changes[last].text.as_str(), &changes[last + 1..]),
+        None => (text, changes),
+    };
+    if edits.is_empty() {
+        return base.to_string();
+    }
+    let mut rope = Rope::from_str(base);
+    for (range, insert) in edits.iter().filter_map(|c| Some((c.range?, &c.text))) {
+        let a = char_at(&rope, range.start, encoding);
+        let b = char_at(&rope, range.end, encoding);
+        let start = a.min(b);
+        rope.remove(start..a.max(b));
+        rope.insert(start, insert);
+    }
+    rope.to_string()
+}
+
+/// The char index of an LSP position in a rope, clamped as
+/// [`LineIndex::offset_of_lsp_position`] clamps: columns past a line's end to its end,
+/// lines past the end to the end of the text, a column inside a character to its start.
+fn char_at(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+    let line = position.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let mut end = rope.len_chars();
+    if line + 1 < rope.len_lines() {
+        end = rope.line_to_char(line + 1);
+        // Lines end at `\n`, `\r\n` or a lone `\r`, as in the line index.
+        if end > start && rope.char(end - 1) == '\n' {
+            end -= 1;
+        }
+        if end > start && rope.char(end - 1) == '\r' {
+            end -= 1;
         }
     }
-    current
+    // Chars to columns and back (a column inside a character gives that character).
+    let (to_units, to_char): (fn(&Rope, usize) -> usize, fn(&Rope, usize) -> usize) = match encoding
+    {
+        Encoding::Utf16 => (Rope::char_to_utf16_cu, Rope::utf16_cu_to_char),
+        Encoding::Utf8 => (Rope::char_to_byte, Rope::byte_to_char),
+    };
+    let target = to_units(rope, start) + position.character as usize;
+    if target >= to_units(rope, end) {
+        end
+    } else {
+        to_char(rope, target)
+    }
 }
 
 /// The kind of a document from its language id, else from its URI's file name:
@@ -160,6 +214,50 @@ mod tests {
         assert_eq!(apply_changes("ab", &changes, Encoding::Utf16), "a!");
         let changes = [change(Some(((0, 99), (0, 99))), "!")];
         assert_eq!(apply_changes("ab\ncd", &changes, Encoding::Utf8), "ab!\ncd");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rope_positions_clamp_as_the_line_index_does(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "(", "😀", "\u{E0041}", "北", "e\u{301}", "\n", "\r\n", "\r",
+            ]), 0..30),
+        ) {
+            let text = pieces.concat();
+            let index = LineIndex::new(&text);
+            let rope = Rope::from_str(&text);
+            for line in 0..index.line_count() as u32 + 2 {
+                for character in 0..text.len() as u32 + 2 {
+                    for encoding in [Encoding::Utf16, Encoding::Utf8] {
+                        let expected =
+                            index.offset_of_lsp_position(&text, line, character, encoding.utf16());
+                        let got = rope.char_to_byte(char_at(&rope, Position::new(line, character), encoding));
+                        proptest::prop_assert_eq!(got, expected, "{:?} at {}:{} {:?}", text, line, character, encoding);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn thousands_of_changes_in_one_notification_apply_in_order() {
+        // One long non-ASCII line: each change upper-cases the `s` of a `start(😀)`,
+        // positions counted in UTF-16 units after the previous changes.
+        let count = 8_000;
+        let text = "start(😀);".repeat(count);
+        let changes: Vec<_> = (0..count as u32)
+            .map(|i| change(Some(((0, i * 10), (0, i * 10 + 1))), "S"))
+            .collect();
+        let got = apply_changes(&text, &changes, Encoding::Utf16);
+        assert_eq!(got, "Start(😀);".repeat(count));
+        // In UTF-8 the emoji takes four columns.
+        let changes: Vec<_> = (0..count as u32)
+            .map(|i| change(Some(((0, i * 12), (0, i * 12 + 1))), "S"))
+            .collect();
+        assert_eq!(
+            apply_changes(&text, &changes, Encoding::Utf8),
+            "Start(😀);".repeat(count)
+        );
     }
 
     #[test]

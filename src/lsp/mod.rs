@@ -23,6 +23,34 @@
 //! them and re-lints every open document; a broken file is logged and the defaults
 //! apply.
 //!
+//! Fix-all (`source.fixAll.silp-lint`) is what `silp-lint check --fix` writes: the
+//! same fix engine, with its meaning check and its rounds to a fixed point; when the
+//! engine refuses, no fix-all is offered and the log says why.
+//!
+//! Limits, so that no document of up to 10 MB costs seconds or gigabytes (each is
+//! documented where it is set):
+//! - at most 10,000 diagnostics are published per document
+//!   ([`scheduler::MAX_PUBLISHED_DIAGNOSTICS`]); past it, one more (information, at
+//!   the first left out) says how many more there are;
+//! - at most 10,000 outline entries per answer
+//!   ([`requests::document_symbol::MAX_SYMBOLS`]); past it, a last entry says how many
+//!   payloads are not listed;
+//! - at most 200,000 semantic tokens per document
+//!   ([`requests::semantic_tokens::MAX_SEMANTIC_TOKENS`]); past them the editor's
+//!   grammar colours the text alone;
+//! - a fix-all of more than 10,000 edits
+//!   ([`requests::code_action::MAX_FIX_ALL_EDITS`]) is sent as one edit from the
+//!   first change to the last;
+//! - a message body is at most 64 MiB ([`transport::MAX_BODY`]); a larger one is
+//!   skipped (and logged) without waiting for it, and the server reads on from the
+//!   next header;
+//! - positions are converted in constant time per position whatever the line's
+//!   length and characters, and the changes of one `didChange` cost logarithmic time
+//!   each ([`document`]).
+//!
+//! The process exits with status 0 after `shutdown` and `exit`, and with status 1
+//! when `exit` (or the end of the input) comes without `shutdown`, as LSP asks.
+//!
 //! `codeDescription` links: silp-lint has no published rule pages, so the server
 //! links a rule only when the client passes a URL template in
 //! `initializationOptions.ruleDocsUrl` (`{code}`, `{code_lower}` and `{name}` are
@@ -31,6 +59,7 @@
 
 pub mod capabilities;
 pub mod completion;
+pub mod diff;
 pub mod document;
 pub mod hover;
 pub mod notifications;
@@ -46,35 +75,53 @@ use server::Backend;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{LspService, Server};
 
+/// How the client ended a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `shutdown`, then `exit` (or the input closed).
+    AfterShutdown,
+    /// `exit` (or the end of the input) without `shutdown`: LSP asks for status 1.
+    WithoutShutdown,
+}
+
 /// Serves LSP on `input`/`output` until the client sends `exit` or closes the input.
-pub async fn serve<I, O>(input: I, output: O)
+pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
     let (service, socket) = LspService::new(Backend::new);
-    let client = service.inner().client().clone();
+    let session = service.inner().session().clone();
     let (server_input, guarded) = tokio::io::duplex(256 * 1024);
-    let guard = tokio::spawn(transport::guard_input(input, guarded, client));
+    let guard = tokio::spawn(transport::guard_input(input, guarded, session.clone()));
     Server::new(server_input, output, socket)
         .serve(service)
         .await;
     guard.abort();
+    if session.is_shut_down() {
+        Ending::AfterShutdown
+    } else {
+        Ending::WithoutShutdown
+    }
 }
 
 /// Serves LSP on standard input and output.
-pub async fn run_stdio() {
-    serve(tokio::io::stdin(), tokio::io::stdout()).await;
+pub async fn run_stdio() -> Ending {
+    serve(tokio::io::stdin(), tokio::io::stdout()).await
 }
 
 /// Serves LSP on standard input and output on a runtime of its own; returns when the
-/// client sends `exit` or closes standard input.
+/// client sends `exit` or closes standard input after `shutdown`. Without `shutdown`
+/// first, the process ends with status 1, as LSP asks of every front end.
 pub fn serve_stdio() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run_stdio());
+    let ending = runtime.block_on(run_stdio());
     // Standard input is read on a blocking thread that cannot be interrupted.
     runtime.shutdown_background();
+    if ending == Ending::WithoutShutdown {
+        std::process::exit(1);
+    }
     Ok(())
 }

@@ -4,10 +4,10 @@
 //! the queue of what to publish. Results for a version that is no longer current
 //! are dropped, both when a lint ends and just before publishing.
 
-use super::session::{settings_for, LintState, Session, State};
+use super::session::{settings_for, LintState, OpenDocument, Session, State};
 use super::to_lsp;
 use crate::diagnostics::Diagnostic;
-use crate::lint::{cross_file, lint_document, sort_and_dedup, LintedFile};
+use crate::lint::{cross_file, lint_document, LintedFile};
 use crate::relint::relint;
 use crate::source::Span;
 use std::sync::Arc;
@@ -197,19 +197,16 @@ pub fn cross_and_collect(state: &mut State, changed: Option<&str>) -> Vec<Publis
         let Some(lint) = doc.current_lint() else {
             continue;
         };
-        // A lint's own diagnostics come sorted; only cross-file ones need merging in.
-        let diagnostics = if cross.is_empty() {
-            lint.diagnostics
-                .iter()
-                .map(|d| to_lsp::diagnostic(d, doc, state))
-                .collect()
-        } else {
-            let mut all: Vec<Diagnostic> = lint.diagnostics.iter().chain(&cross).cloned().collect();
-            sort_and_dedup(&mut all);
-            all.iter()
-                .map(|d| to_lsp::diagnostic(d, doc, state))
-                .collect()
-        };
+        // A lint's own diagnostics come sorted; only cross-file ones need merging in,
+        // ordered and deduplicated as `lint::sort_and_dedup` does (without copying).
+        let mut all: Vec<&Diagnostic> = lint.diagnostics.iter().chain(&cross).collect();
+        if !cross.is_empty() {
+            all.sort_by_key(|d| (d.span.start, d.span.end, d.rule.code));
+            all.dedup_by(|a, b| {
+                a.span == b.span && a.rule.code == b.rule.code && a.message == b.message
+            });
+        }
+        let diagnostics = published(&all, doc, state);
         publishes.push(Publish {
             key: key.clone(),
             uri: doc.uri.clone(),
@@ -224,6 +221,37 @@ pub fn cross_and_collect(state: &mut State, changed: Option<&str>) -> Vec<Publis
         }
     }
     publishes
+}
+
+/// The most diagnostics published for one document. Past it, one more diagnostic
+/// (information, at the first one left out) says how many were left out: a client
+/// holds every published diagnostic in memory several times over, so 10 MB with a
+/// problem on every line took gigabytes. `silp-lint check` lists them all.
+pub const MAX_PUBLISHED_DIAGNOSTICS: usize = 10_000;
+
+/// A document's diagnostics (sorted) as published: at most
+/// [`MAX_PUBLISHED_DIAGNOSTICS`], then a note of how many more there are.
+fn published(
+    diagnostics: &[&Diagnostic],
+    doc: &OpenDocument,
+    state: &State,
+) -> Vec<lsp::Diagnostic> {
+    let shown = diagnostics.len().min(MAX_PUBLISHED_DIAGNOSTICS);
+    let mut out: Vec<lsp::Diagnostic> = diagnostics[..shown]
+        .iter()
+        .map(|d| to_lsp::diagnostic(d, doc, state))
+        .collect();
+    if let Some(first) = diagnostics.get(shown) {
+        let at = doc
+            .snapshot
+            .range(&(first.span.start..first.span.start), state.encoding);
+        out.push(to_lsp::left_out(
+            diagnostics.len() - shown,
+            MAX_PUBLISHED_DIAGNOSTICS,
+            at,
+        ));
+    }
+    out
 }
 
 /// Whether a publish is still for its document's current version (a clearing one

@@ -5,7 +5,7 @@
 use crate::source::Span;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
 use crate::syntax::document::{Block, Carried, Item, SilpBody, SilpLine};
-use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
 use crate::syntax::lines::Line;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::{Message, SlipParse};
@@ -514,39 +514,57 @@ fn shorten(text: &str) -> String {
     short
 }
 
-/// One symbol per payload of a document: every payload `check` lints, Markdown
-/// fences and payloads carried in NLIP messages included.
-pub fn symbols(document: &Document) -> Vec<Symbol> {
-    let mut out = Vec::new();
+/// The outline of a document: its first symbols, and how many payloads it has.
+#[derive(Debug, Default)]
+pub struct Outline {
+    pub symbols: Vec<Symbol>,
+    pub total: usize,
+}
+
+impl Outline {
+    /// Counts a payload, and makes its symbol while fewer than `limit` are made.
+    fn add(&mut self, limit: usize, symbol: impl FnOnce() -> Symbol) {
+        self.total += 1;
+        if self.symbols.len() < limit {
+            self.symbols.push(symbol());
+        }
+    }
+}
+
+/// One symbol per payload of a document, the first `limit` of them (the rest are
+/// only counted): every payload `check` lints, Markdown fences and payloads carried
+/// in NLIP messages included.
+pub fn symbols(document: &Document, limit: usize) -> Outline {
+    let mut out = Outline::default();
     for block in &document.blocks {
-        block_symbols(block, &mut out);
+        block_symbols(block, limit, &mut out);
     }
     out
 }
 
-fn block_symbols(block: &Block, out: &mut Vec<Symbol>) {
+fn block_symbols(block: &Block, limit: usize, out: &mut Outline) {
     for item in &block.items {
         match item {
             Item::Blank(_) | Item::Comment { .. } => {}
-            Item::Silp(silp) => out.push(silp_symbol(silp)),
-            Item::Slip { line, parse } => out.push(slip_symbol(line, parse)),
+            Item::Silp(silp) => out.add(limit, || silp_symbol(silp)),
+            Item::Slip { line, parse } => out.add(limit, || slip_symbol(line, parse)),
             Item::Json(json) => match &json.parse.value {
                 Some(JsonNode {
                     value: JsonValue::Array(items),
                     ..
                 }) if json.allow_array => {
                     for item in items {
-                        json_symbol(item, out);
+                        json_symbol(item, limit, out);
                     }
                 }
-                Some(root) => json_symbol(root, out),
+                Some(root) => json_symbol(root, limit, out),
                 None => {}
             },
             Item::Nlip(message) => {
                 for carried in &message.carried {
                     match carried {
-                        Carried::InPlace { block, .. } => block_symbols(block, out),
-                        Carried::Object(content) => json_symbol(content, out),
+                        Carried::InPlace { block, .. } => block_symbols(block, limit, out),
+                        Carried::Object(content) => json_symbol(content, limit, out),
                         Carried::Escaped { .. } => {}
                     }
                 }
@@ -604,11 +622,15 @@ fn slip_symbol(line: &Line, parse: &SlipParse) -> Symbol {
     }
 }
 
-fn json_symbol(node: &JsonNode, out: &mut Vec<Symbol>) {
+fn json_symbol(node: &JsonNode, limit: usize, out: &mut Outline) {
     let JsonValue::Object(members) = &node.value else {
         return;
     };
-    let string = |key: &str, members: &[crate::syntax::json::JsonMember]| {
+    out.add(limit, || object_symbol(node, members));
+}
+
+fn object_symbol(node: &JsonNode, members: &[JsonMember]) -> Symbol {
+    let string = |key: &str, members: &[JsonMember]| {
         members
             .iter()
             .rev()
@@ -625,12 +647,12 @@ fn json_symbol(node: &JsonNode, out: &mut Vec<Symbol>) {
         JsonValue::Object(meta) if m.key == "meta" => string("req_id", meta),
         _ => None,
     });
-    out.push(Symbol {
+    Symbol {
         name,
         detail: req_id.map(|id| format!("req_id {id}")),
         kind: SymbolKind::Object,
         span: node.span.clone(),
-    });
+    }
 }
 
 #[cfg(test)]
@@ -644,7 +666,7 @@ mod tests {
     }
 
     fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
-        super::symbols(&parse(text, kind))
+        super::symbols(&parse(text, kind), usize::MAX).symbols
     }
 
     #[test]

@@ -27,11 +27,6 @@ impl Backend {
         }
     }
 
-    /// The client handle, for the transport's log messages.
-    pub fn client(&self) -> &Client {
-        &self.session.client
-    }
-
     /// The session (for the scheduler's unit tests).
     pub fn session(&self) -> &Arc<Session> {
         &self.session

@@ -10,6 +10,7 @@ use crate::diagnostics::Diagnostic;
 use crate::lint::FileLint;
 use crate::settings::{Draft, Settings};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
@@ -49,6 +50,19 @@ impl OpenDocument {
     }
 }
 
+/// The edits of "fix all safe problems", and how many fixes they apply.
+pub struct FixAllEdits {
+    pub applied: usize,
+    pub edits: Vec<lsp::TextEdit>,
+}
+
+/// A fix-all computed for a text with some settings, or why the fix engine refused.
+pub struct FixAll {
+    pub text: Arc<str>,
+    pub settings: Arc<Settings>,
+    pub outcome: Arc<Result<FixAllEdits, String>>,
+}
+
 pub struct State {
     pub encoding: Encoding,
     /// Finds each document's `silp-lint.toml` / `pyproject.toml`, as the CLI does.
@@ -62,6 +76,8 @@ pub struct State {
     pub docs: HashMap<String, OpenDocument>,
     /// Open documents the server does not lint (logged once, on open).
     pub ignored: HashSet<String>,
+    /// The last fix-all of each open document, by URI.
+    pub fix_all: HashMap<String, FixAll>,
 }
 
 /// The server's state and its ways out: the client, and the queue of messages the
@@ -71,6 +87,8 @@ pub struct Session {
     state: Mutex<State>,
     outgoing: mpsc::UnboundedSender<Outgoing>,
     outgoing_rx: Mutex<Option<mpsc::UnboundedReceiver<Outgoing>>>,
+    /// The client sent `shutdown` (`exit` without it ends the process with status 1).
+    shut_down: AtomicBool,
 }
 
 impl Session {
@@ -85,10 +103,22 @@ impl Session {
                 rule_docs_url: None,
                 docs: HashMap::new(),
                 ignored: HashSet::new(),
+                fix_all: HashMap::new(),
             }),
             outgoing,
             outgoing_rx: Mutex::new(Some(outgoing_rx)),
+            shut_down: AtomicBool::new(false),
         }
+    }
+
+    /// Records the client's `shutdown` request.
+    pub fn shut_down(&self) {
+        self.shut_down.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the client sent `shutdown`.
+    pub fn is_shut_down(&self) -> bool {
+        self.shut_down.load(Ordering::SeqCst)
     }
 
     pub fn lock(&self) -> MutexGuard<'_, State> {

@@ -69,6 +69,21 @@ pub fn diagnostic(d: &Diagnostic, doc: &OpenDocument, state: &State) -> lsp::Dia
     }
 }
 
+/// The diagnostic that stands for `count` more a document has beyond the `limit`
+/// published, at the first of them.
+pub fn left_out(count: usize, limit: usize, at: lsp::Range) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: at,
+        severity: Some(lsp::DiagnosticSeverity::INFORMATION),
+        source: Some(SOURCE.to_string()),
+        message: format!(
+            "{count} more diagnostics from here on are not shown: silp-lsp publishes at \
+             most {limit} per document (`silp-lint check` lists them all)"
+        ),
+        ..Default::default()
+    }
+}
+
 /// The text edits of a fix in the protocol's terms.
 pub fn fix_edits(fix: &Fix, snapshot: &Snapshot, encoding: Encoding) -> Vec<lsp::TextEdit> {
     fix.edits

@@ -25,6 +25,7 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidChangeTextDocumentPa
                 let text = apply_changes(&doc.snapshot.text, &params.content_changes, encoding);
                 doc.snapshot = Snapshot::new(text, doc.snapshot.kind);
                 doc.version = params.text_document.version;
+                state.fix_all.remove(&key);
                 request_lint(session, &mut state, &key);
                 true
             }

@@ -17,6 +17,7 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidCloseTextDocumentPar
     let key = uri.as_str().to_string();
     let mut state = session.lock();
     state.ignored.remove(&key);
+    state.fix_all.remove(&key);
     if state.docs.remove(&key).is_none() {
         return;
     }

@@ -1,11 +1,23 @@
 //! `textDocument/codeAction`: a quick fix per fixable diagnostic under the
 //! cursor (preferred when safe), and "fix all safe problems" for the document.
+//!
+//! Fix-all is what `silp-lint check --fix` writes: the library's fix engine
+//! ([`crate::fix::fix_text`], safe fixes only) runs rounds to a fixed point and
+//! refuses a round that would change a payload's meaning or break its syntax. Its
+//! result goes to the client as small edits ([`crate::lsp::diff`]; past
+//! [`MAX_FIX_ALL_EDITS`], one from the first change to the last). When the engine
+//! refuses, no fix-all is offered and the log says why. It runs only when a lint
+//! found a safe fix, once per version and settings (editors ask on every cursor move).
 
-use crate::diagnostics::{Applicability, Diagnostic, Fix};
-use crate::lint::lint_document;
-use crate::lsp::session::Session;
+use crate::diagnostics::{Applicability, Diagnostic, Edit};
+use crate::fix::fix_text;
+use crate::lint::{lint_document, FileLint};
+use crate::lsp::diff;
+use crate::lsp::document::{Encoding, Snapshot};
+use crate::lsp::scheduler::MAX_PUBLISHED_DIAGNOSTICS;
+use crate::lsp::session::{FixAll, FixAllEdits, Session};
 use crate::lsp::to_lsp;
-use crate::source::Span;
+use crate::settings::Settings;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
@@ -15,6 +27,10 @@ pub const METHOD: &str = "textDocument/codeAction";
 
 /// The code action kind of "fix all safe problems".
 pub const FIX_ALL_KIND: &str = "source.fixAll.silp-lint";
+
+/// The most edits in a fix-all: past them, one edit from the first change to the
+/// last (an edit costs the client far more than the text it replaces).
+pub const MAX_FIX_ALL_EDITS: usize = 10_000;
 
 pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
     capabilities.code_action_provider = Some(lsp::CodeActionProviderCapability::Options(
@@ -34,56 +50,8 @@ pub async fn handle(
     params: lsp::CodeActionParams,
 ) -> Result<Option<lsp::CodeActionResponse>> {
     let uri = params.text_document.uri;
-    // Diagnostics with fixes, as library values and converted, from a current lint.
-    let found = {
-        let state = session.lock();
-        state.docs.get(uri.as_str()).map(|doc| {
-            let fixable: Option<Vec<(Diagnostic, lsp::Diagnostic)>> =
-                doc.current_lint().map(|lint| {
-                    lint.diagnostics
-                        .iter()
-                        .filter(|d| d.fix.is_some())
-                        .map(|d| (d.clone(), to_lsp::diagnostic(d, doc, &state)))
-                        .collect()
-                });
-            (
-                doc.snapshot.clone(),
-                state.encoding,
-                doc.settings.clone(),
-                fixable,
-            )
-        })
-    };
-    let Some((snapshot, encoding, settings, fixable)) = found else {
+    let Some((snapshot, encoding, settings, lint)) = current_lint(session, &uri).await else {
         return Ok(None);
-    };
-    let fixable = match fixable {
-        Some(fixable) => fixable,
-        None => {
-            // The text changed since the last lint: lint it now.
-            let parsed = snapshot.clone();
-            let lint = session
-                .blocking("linting for code actions", move || {
-                    lint_document(parsed.document(), &settings)
-                })
-                .await
-                .unwrap_or_default();
-            let state = session.lock();
-            let Some(doc) = state.docs.get(uri.as_str()) else {
-                return Ok(None);
-            };
-            if doc.snapshot.text != snapshot.text {
-                return Ok(None);
-            }
-            lint.diagnostics
-                .into_iter()
-                .filter(|d| d.fix.is_some())
-                .map(|d| {
-                    let converted = to_lsp::diagnostic(&d, doc, &state);
-                    (d, converted)
-                })
-                .collect()
-        }
     };
     let requested = snapshot.span(params.range, encoding);
     let only = params.context.only.unwrap_or_default();
@@ -95,15 +63,26 @@ pub async fn handle(
     };
     let mut actions = Vec::new();
     if wants(lsp::CodeActionKind::QUICKFIX.as_str()) {
-        for (diagnostic, converted) in &fixable {
+        let touching: Vec<&Diagnostic> = lint
+            .diagnostics
+            .iter()
+            .filter(|d| d.fix.is_some())
+            .filter(|d| d.span.start <= requested.end && requested.start <= d.span.end)
+            .take(MAX_PUBLISHED_DIAGNOSTICS)
+            .collect();
+        let state = session.lock();
+        // Diagnostics convert against the document's current text: the one linted.
+        let Some(doc) = state
+            .docs
+            .get(uri.as_str())
+            .filter(|doc| Arc::ptr_eq(&doc.snapshot.text, &snapshot.text))
+        else {
+            return Ok(None);
+        };
+        for diagnostic in touching {
             let Some(fix) = &diagnostic.fix else {
                 continue;
             };
-            let touches =
-                diagnostic.span.start <= requested.end && requested.start <= diagnostic.span.end;
-            if !touches {
-                continue;
-            }
             let safe = fix.applicability == Applicability::Safe;
             let title = if safe {
                 format!("{} ({})", fix.message, diagnostic.rule.code)
@@ -116,62 +95,144 @@ pub async fn handle(
             actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
                 title,
                 kind: Some(lsp::CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![converted.clone()]),
-                edit: Some(lsp::WorkspaceEdit {
-                    changes: Some(HashMap::from([(
-                        uri.clone(),
-                        to_lsp::fix_edits(fix, &snapshot, encoding),
-                    )])),
-                    ..Default::default()
-                }),
+                diagnostics: Some(vec![to_lsp::diagnostic(diagnostic, doc, &state)]),
+                edit: Some(workspace_edit(
+                    &uri,
+                    to_lsp::fix_edits(fix, &snapshot, encoding),
+                )),
                 is_preferred: Some(safe),
                 ..Default::default()
             }));
         }
     }
-    if wants(FIX_ALL_KIND) {
-        let fixes: Vec<Fix> = fixable.iter().filter_map(|(d, _)| d.fix.clone()).collect();
-        let chosen = non_overlapping_safe_fixes(&fixes);
-        if !chosen.is_empty() {
-            let mut edits: Vec<lsp::TextEdit> = chosen
-                .iter()
-                .flat_map(|fix| to_lsp::fix_edits(fix, &snapshot, encoding))
-                .collect();
-            edits.sort_by_key(|e| (e.range.start.line, e.range.start.character));
-            actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
-                title: format!("Fix all safe silp-lint problems ({})", chosen.len()),
-                kind: Some(lsp::CodeActionKind::new(FIX_ALL_KIND)),
-                edit: Some(lsp::WorkspaceEdit {
-                    changes: Some(HashMap::from([(uri.clone(), edits)])),
+    let has_safe_fix = lint.diagnostics.iter().any(|d| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability == Applicability::Safe)
+    });
+    if wants(FIX_ALL_KIND) && has_safe_fix {
+        if let Ok(fixed) = fix_all(session, &uri, snapshot, settings, encoding)
+            .await
+            .as_ref()
+        {
+            if !fixed.edits.is_empty() {
+                actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                    title: format!("Fix all safe silp-lint problems ({})", fixed.applied),
+                    kind: Some(lsp::CodeActionKind::new(FIX_ALL_KIND)),
+                    edit: Some(workspace_edit(&uri, fixed.edits.clone())),
                     ..Default::default()
-                }),
-                ..Default::default()
-            }));
+                }));
+            }
         }
     }
     Ok((!actions.is_empty()).then_some(actions))
 }
 
-/// Picks safe fixes whose edits overlap neither each other nor earlier picks.
-fn non_overlapping_safe_fixes(fixes: &[Fix]) -> Vec<&Fix> {
-    let mut sorted: Vec<&Fix> = fixes
-        .iter()
-        .filter(|f| f.applicability == Applicability::Safe && !f.edits.is_empty())
-        .collect();
-    sorted.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min().unwrap_or(0));
-    let mut taken: Vec<Span> = Vec::new();
-    let mut out = Vec::new();
-    for fix in sorted {
-        let clashes = fix.edits.iter().any(|e| {
-            taken.iter().any(|t| {
-                e.span.start < t.end && t.start < e.span.end
-                    || (e.span.start == e.span.end && e.span.start == t.start)
-            })
-        });
-        if !clashes {
-            taken.extend(fix.edits.iter().map(|e| e.span.clone()));
-            out.push(fix);
+fn workspace_edit(uri: &lsp::Uri, edits: Vec<lsp::TextEdit>) -> lsp::WorkspaceEdit {
+    lsp::WorkspaceEdit {
+        changes: Some(HashMap::from([(uri.clone(), edits)])),
+        ..Default::default()
+    }
+}
+
+/// The document's snapshot, encoding and settings with a lint of that snapshot: the
+/// last one when it is current, else one made now.
+async fn current_lint(
+    session: &Arc<Session>,
+    uri: &lsp::Uri,
+) -> Option<(Snapshot, Encoding, Arc<Settings>, Arc<FileLint>)> {
+    let (snapshot, encoding, settings, lint) = {
+        let state = session.lock();
+        let doc = state.docs.get(uri.as_str())?;
+        let lint = doc
+            .lint
+            .as_ref()
+            .filter(|_| doc.current_lint().is_some())
+            .map(|state| state.lint.clone());
+        (
+            doc.snapshot.clone(),
+            state.encoding,
+            doc.settings.clone(),
+            lint,
+        )
+    };
+    if let Some(lint) = lint {
+        return Some((snapshot, encoding, settings, lint));
+    }
+    // The text changed since the last lint: lint it now.
+    let parsed = snapshot.clone();
+    let lint_settings = settings.clone();
+    let lint = session
+        .blocking("linting for code actions", move || {
+            lint_document(parsed.document(), &lint_settings)
+        })
+        .await
+        .unwrap_or_default();
+    let unchanged = session
+        .lock()
+        .docs
+        .get(uri.as_str())
+        .is_some_and(|doc| doc.snapshot.text == snapshot.text);
+    unchanged.then(|| (snapshot, encoding, settings, Arc::new(lint)))
+}
+
+/// The fix-all of a snapshot with its settings: from the cache when computed for
+/// both, else computed now (a refusal is logged then).
+async fn fix_all(
+    session: &Arc<Session>,
+    uri: &lsp::Uri,
+    snapshot: Snapshot,
+    settings: Arc<Settings>,
+    encoding: Encoding,
+) -> Arc<std::result::Result<FixAllEdits, String>> {
+    let key = uri.as_str();
+    if let Some(cached) = session.lock().fix_all.get(key) {
+        if Arc::ptr_eq(&cached.text, &snapshot.text) && Arc::ptr_eq(&cached.settings, &settings) {
+            return cached.outcome.clone();
         }
     }
-    out
+    let text = snapshot.text.clone();
+    let engine_settings = settings.clone();
+    let outcome = session
+        .blocking("fix all", move || {
+            let fixed = fix_text(&snapshot.text, snapshot.kind, &engine_settings, false)?;
+            let mut edits = diff::edits(&snapshot.text, &fixed.text);
+            if edits.len() > MAX_FIX_ALL_EDITS {
+                edits = vec![Edit::minimal(0, &snapshot.text, &fixed.text)];
+            }
+            let edits = edits
+                .iter()
+                .map(|edit| lsp::TextEdit {
+                    range: snapshot.range(&edit.span, encoding),
+                    new_text: edit.content.clone(),
+                })
+                .collect();
+            Ok(FixAllEdits {
+                applied: fixed.applied,
+                edits,
+            })
+        })
+        .await
+        .unwrap_or_else(|| Err("the fix engine failed".to_string()));
+    if let Err(why) = &outcome {
+        session
+            .log(
+                lsp::MessageType::WARNING,
+                format!("silp-lint: no fix-all for {key}: {why}"),
+            )
+            .await;
+    }
+    let outcome = Arc::new(outcome);
+    let mut state = session.lock();
+    if state.docs.contains_key(key) {
+        state.fix_all.insert(
+            key.to_string(),
+            FixAll {
+                text,
+                settings,
+                outcome: outcome.clone(),
+            },
+        );
+    }
+    outcome
 }

@@ -1,4 +1,6 @@
-//! `textDocument/documentSymbol`: one outline entry per payload.
+//! `textDocument/documentSymbol`: one outline entry per payload, at most
+//! [`MAX_SYMBOLS`]; past it, a last entry (at the first payload left out) says how
+//! many payloads are not listed.
 
 use crate::lsp::semantic;
 use crate::lsp::session::Session;
@@ -9,8 +11,31 @@ use tower_lsp_server::ls_types as lsp;
 
 pub const METHOD: &str = "textDocument/documentSymbol";
 
+/// The most outline entries in one answer: an entry costs the client far more
+/// memory than its payload line (10 MB of short payloads made a 160 MB answer).
+pub const MAX_SYMBOLS: usize = 10_000;
+
 pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
     capabilities.document_symbol_provider = Some(lsp::OneOf::Left(true));
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated`, which has to be given
+fn entry(
+    name: String,
+    detail: Option<String>,
+    kind: lsp::SymbolKind,
+    range: lsp::Range,
+) -> lsp::DocumentSymbol {
+    lsp::DocumentSymbol {
+        name,
+        detail,
+        kind,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: None,
+    }
 }
 
 pub async fn handle(
@@ -22,23 +47,26 @@ pub async fn handle(
     };
     let symbols = session
         .blocking("document symbols", move || {
-            semantic::symbols(snapshot.document())
+            // One more than listed, to place the note on the first payload left out.
+            let outline = semantic::symbols(snapshot.document(), MAX_SYMBOLS + 1);
+            let mut entries: Vec<lsp::DocumentSymbol> = outline
+                .symbols
                 .into_iter()
                 .map(|symbol| {
                     let range = snapshot.range(&symbol.span, encoding);
-                    #[allow(deprecated)]
-                    lsp::DocumentSymbol {
-                        name: symbol.name,
-                        detail: symbol.detail,
-                        kind: symbol_kind(symbol.kind),
-                        tags: None,
-                        deprecated: None,
-                        range,
-                        selection_range: range,
-                        children: None,
-                    }
+                    entry(symbol.name, symbol.detail, symbol_kind(symbol.kind), range)
                 })
-                .collect::<Vec<_>>()
+                .collect();
+            if let Some(first_left_out) = entries.get_mut(MAX_SYMBOLS) {
+                let left_out = outline.total - MAX_SYMBOLS;
+                first_left_out.name = format!(
+                    "… {left_out} more payloads are not listed (the outline shows at most \
+                     {MAX_SYMBOLS})"
+                );
+                first_left_out.detail = None;
+                first_left_out.kind = lsp::SymbolKind::NULL;
+            }
+            entries
         })
         .await
         .unwrap_or_default();

@@ -1,5 +1,7 @@
 //! `textDocument/semanticTokens/full`: every payload's parts, classified from the
-//! syntax trees (legend shared with the VS Code extension).
+//! syntax trees (legend shared with the VS Code extension), the first
+//! [`MAX_SEMANTIC_TOKENS`] of a document; past them the editor's grammar colours
+//! the text alone.
 
 use crate::lsp::semantic;
 use crate::lsp::session::Session;
@@ -9,6 +11,10 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
 
 pub const METHOD: &str = "textDocument/semanticTokens/full";
+
+/// The most tokens in one answer (some 20,000 lines of payloads): each costs the
+/// answer five JSON numbers, so 10 MB of short payloads made an answer of gigabytes.
+pub const MAX_SEMANTIC_TOKENS: usize = 200_000;
 
 pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
     capabilities.semantic_tokens_provider = Some(
@@ -30,7 +36,8 @@ pub async fn handle(
     };
     let data = session
         .blocking("semantic tokens", move || {
-            let tokens = semantic::tokens(snapshot.document(), None);
+            let mut tokens = semantic::tokens(snapshot.document(), None);
+            tokens.truncate(MAX_SEMANTIC_TOKENS);
             encode_tokens(&tokens, &snapshot, encoding)
         })
         .await

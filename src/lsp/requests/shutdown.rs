@@ -1,4 +1,5 @@
-//! `shutdown`: nothing to save; the client's `exit` ends the server.
+//! `shutdown`: nothing to save; the client's `exit` ends the server (with status 0
+//! after `shutdown`, which the input guard records as it passes).
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
