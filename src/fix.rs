@@ -16,7 +16,7 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::lint_document;
+use crate::lint::lint_document_unlimited;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::{Block, Carried, Item, JsonText, NlipMessage, SilpBody, SilpLine};
@@ -64,7 +64,7 @@ pub fn fix_text(
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
     fix_documents(text, kind, unsafe_fixes, &|document| {
-        lint_document(document, settings).diagnostics
+        lint_document_unlimited(document, settings).diagnostics
     })
 }
 

@@ -37,6 +37,12 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     lint_in(document, Context::new(document.text, settings))
 }
 
+/// Lints a parsed document keeping every diagnostic, past the per-rule limit of a
+/// report too: the fix engine needs every fix of a file.
+pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> FileLint {
+    lint_in(document, Context::unlimited(document.text, settings))
+}
+
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
 fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
     let settings = ctx.settings();
@@ -539,7 +545,9 @@ mod tests {
                 ("SL101", "begin")
             ]
         );
-        let many: String = (0..10_000).map(|i| format!("SL9{i:04},")).collect();
+        let many: String = (0..crate::rules::MAX_PER_RULE + 10)
+            .map(|i| format!("SL9{i:05},"))
+            .collect();
         let text = format!("# silp-lint: ignore[{many}SL101]\nbegin(x)\n");
         let lint = lint_text(&text, FileKind::Silp, &Settings::default());
         assert!(lint.diagnostics.iter().all(|d| d.code() == "SL801"));

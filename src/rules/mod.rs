@@ -127,8 +127,9 @@ pub trait Rule: Declared + Sync {
 }
 
 /// The most diagnostics of one rule a file keeps (counted before suppressions): a
-/// file with a finding on every character must not take gigabytes to report.
-pub const MAX_PER_RULE: usize = 1000;
+/// file with a finding on every character must not take gigabytes to report, and
+/// `--fix` (ten rounds) must still clear a file of a hundred thousand.
+pub const MAX_PER_RULE: usize = 10_000;
 
 /// What a rule sees while checking one file: its text and settings, and where
 /// diagnostics go.
@@ -137,8 +138,11 @@ pub struct Context<'a> {
     settings: &'a Settings,
     diagnostics: Vec<Diagnostic>,
     /// How many diagnostics each rule reported, by rule id, and the first span of
-    /// those past [`MAX_PER_RULE`], which are counted, not kept.
+    /// those past `per_rule`, which are counted, not kept.
     reported: Vec<(u32, Option<Span>)>,
+    /// The most diagnostics of one rule kept ([`MAX_PER_RULE`], or no limit for
+    /// the fix engine, which needs every fix).
+    per_rule: usize,
     /// For text whose diagnostics all end up on one span (a JSON string written
     /// with escapes): the messages reported so far, so a repeat is not kept.
     distinct: Option<HashSet<(&'static str, String)>>,
@@ -156,9 +160,19 @@ impl<'a> Context<'a> {
             settings,
             diagnostics: Vec::new(),
             reported: Vec::new(),
+            per_rule: MAX_PER_RULE,
             distinct: None,
             region_lines: Vec::new(),
             carried: false,
+        }
+    }
+
+    /// A context that keeps every diagnostic, past [`MAX_PER_RULE`] too: what the
+    /// fix engine lints with, so one run fixes a file however many fixes it needs.
+    pub fn unlimited(text: &'a str, settings: &'a Settings) -> Context<'a> {
+        Context {
+            per_rule: usize::MAX,
+            ..Context::new(text, settings)
         }
     }
 
@@ -251,7 +265,7 @@ impl<'a> Context<'a> {
         }
         let (count, first_omitted) = &mut self.reported[index];
         *count += 1;
-        if *count as usize > MAX_PER_RULE {
+        if *count as usize > self.per_rule {
             first_omitted.get_or_insert(span);
             return Reported(None);
         }
@@ -272,13 +286,13 @@ impl<'a> Context<'a> {
     }
 
     /// Whether a diagnostic of `rule` reported now would be kept (the rule is on and
-    /// below [`MAX_PER_RULE`] in this file): rules check it before costly messages.
+    /// below its limit in this file): rules check it before costly messages.
     pub fn keeps(&self, rule: &RuleMeta) -> bool {
         self.settings.enabled(rule)
             && self
                 .reported
                 .get(rule.id.index())
-                .is_none_or(|(count, _)| (*count as usize) < MAX_PER_RULE)
+                .is_none_or(|(count, _)| (*count as usize) < self.per_rule)
     }
 
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
@@ -299,7 +313,7 @@ impl<'a> Context<'a> {
                 continue;
             };
             let meta = rule.meta();
-            let omitted = *count as usize - MAX_PER_RULE;
+            let omitted = *count as usize - self.per_rule;
             self.diagnostics.push(Diagnostic {
                 rule: meta,
                 severity: self.settings.severity(meta),
@@ -308,7 +322,7 @@ impl<'a> Context<'a> {
                     meta.code
                 ),
                 help: Some(format!(
-                    "silp-lint reports at most {MAX_PER_RULE} diagnostics of one rule per file; fix these and run it again"
+                    "silp-lint reports at most {} diagnostics of one rule per file; fix these and run it again", self.per_rule
                 )),
                 span: span.clone(),
                 fix: None,
