@@ -24,6 +24,7 @@ mod invisible_character;
 mod lossy_frontend_negation;
 mod malformed_action_code;
 mod nlip_envelope_violation;
+mod nlip_format_case;
 mod nlip_key_case;
 mod non_canonical_form;
 mod non_portable_payload;

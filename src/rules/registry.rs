@@ -59,6 +59,7 @@ registry! {
     non_portable_payload::NonPortablePayload,
     nlip_envelope_violation::NlipEnvelopeViolation,
     nlip_key_case::NlipKeyCase,
+    nlip_format_case::NlipFormatCase,
     unused_suppression::UnusedSuppression,
 }
 
