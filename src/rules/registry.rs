@@ -47,6 +47,8 @@ registry! {
     invalid_operator::InvalidOperator,
     unknown_seq_item::UnknownSeqItem,
     null_optional_field::NullOptionalField,
+    json_frontend_violation::JsonFrontendViolation,
+    undecodable_payload::UndecodablePayload,
     lossy_frontend_negation::LossyFrontendNegation,
     not_round_trippable::NotRoundTrippable,
     invalid_heartbeat::InvalidHeartbeat,
