@@ -17,6 +17,7 @@
 
 use crate::ir::compile::{self, Frontend};
 use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
+use crate::schema::{self, PayloadSchema};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, CodeParse, Payload};
 use crate::syntax::document::{Block, Item, SilpBody, SilpLine};
@@ -239,7 +240,7 @@ fn check_representable(tree: &Payload) -> Result<(), ConvertError> {
 }
 
 /// Decodes one JSON payload object (an IR document or a JSON-frontend payload),
-/// refusing fields whose JSON type leaves nothing to convert.
+/// refusing one whose structure `check` reports.
 pub fn decode_json(file: &str, node: &JsonNode, req_id_length: usize) -> Result<Ir, ConvertError> {
     if !node.is_object() {
         return Err(ConvertError::new(
@@ -259,111 +260,26 @@ pub fn decode_json(file: &str, node: &JsonNode, req_id_length: usize) -> Result<
     Ok(ir)
 }
 
+/// Refuses what `check` reports as the payload's structure (SL401, SL410, SL411),
+/// with the same message: an object that is not a SILP payload, or a violation of
+/// the schema its kind follows.
 fn check_fields(object: &JsonNode) -> Result<(), ConvertError> {
-    let is_document = from_json::is_ir_document(object);
-    match object.get("intent") {
-        Some(intent) if intent.as_str().is_some() => {}
-        Some(intent) => {
-            return Err(ConvertError::new(
-                intent.span.clone(),
-                format!(
-                    "`intent` must be an action code string, found {}",
-                    intent.type_name()
-                ),
-            ))
-        }
-        None => {
-            return Err(ConvertError::new(
-                object.span.clone(),
-                "the payload has no `intent`, so there is no action to convert",
-            ))
-        }
+    if let Some(foreign) = from_json::ForeignPayload::of(object) {
+        return Err(ConvertError::new(object.span.clone(), foreign.message()));
     }
-    let mut arrays: Vec<(&str, &[&str])> = vec![
-        ("constraints", &["type", "value"]),
-        ("alternatives", &["action"]),
-    ];
-    if is_document {
-        arrays.push(("entities", &["id", "value"]));
+    let schema = if from_json::is_ir_document(object) {
+        PayloadSchema::IrDocument
+    } else {
+        PayloadSchema::JsonFrontend
+    };
+    let has_duplicate_keys = !object.duplicate_keys().is_empty();
+    match schema::validate(schema, object, has_duplicate_keys)
+        .into_iter()
+        .next()
+    {
+        Some(violation) => Err(ConvertError::new(violation.span, violation.message)),
+        None => Ok(()),
     }
-    for (field, required) in arrays {
-        let Some(array) = object.get(field).filter(|n| !n.is_null()) else {
-            continue;
-        };
-        let Some(items) = array.as_array() else {
-            return Err(ConvertError::new(
-                array.span.clone(),
-                format!("`{field}` must be an array, found {}", array.type_name()),
-            ));
-        };
-        for item in items {
-            if !item.is_object() {
-                return Err(ConvertError::new(
-                    item.span.clone(),
-                    format!(
-                        "an item of `{field}` must be an object, found {}",
-                        item.type_name()
-                    ),
-                ));
-            }
-            for key in required {
-                let found = item.get(key);
-                if found.and_then(JsonNode::as_str).is_none() {
-                    let span = found.map_or(item.span.clone(), |n| n.span.clone());
-                    return Err(ConvertError::new(
-                        span,
-                        format!("an item of `{field}` needs `{key}` as a string"),
-                    ));
-                }
-            }
-        }
-    }
-    if !is_document {
-        for member in object.members() {
-            let key = member.key.as_str();
-            if matches!(key, "intent" | "constraints" | "alternatives") {
-                continue;
-            }
-            let scalar = |n: &JsonNode| {
-                matches!(
-                    n.value,
-                    JsonValue::String(_) | JsonValue::Number(_) | JsonValue::Bool(_)
-                )
-            };
-            let is_action = key
-                .strip_prefix(from_json::ACTION_KEY_PREFIX)
-                .is_some_and(|verb| !verb.is_empty());
-            if is_action {
-                let Some(items) = member.value.as_array() else {
-                    return Err(ConvertError::new(
-                        member.value.span.clone(),
-                        format!(
-                            "`{key}` must be an array of values, found {}",
-                            member.value.type_name()
-                        ),
-                    ));
-                };
-                if let Some(item) = items.iter().find(|n| !scalar(n)) {
-                    return Err(ConvertError::new(
-                        item.span.clone(),
-                        format!(
-                            "a value of `{key}` must be a string, found {}",
-                            item.type_name()
-                        ),
-                    ));
-                }
-            } else if !scalar(&member.value) {
-                return Err(ConvertError::new(
-                    member.value.span.clone(),
-                    format!(
-                        "the entity `{key}` must have a string value, found {}",
-                        member.value.type_name()
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

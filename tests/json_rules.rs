@@ -460,6 +460,30 @@ fn a_mis_cased_nlip_key_is_renamed_only_when_that_makes_no_duplicate() {
 }
 
 #[test]
+fn a_known_format_in_upper_case_is_a_warning_with_a_lower_case_fix() {
+    let text = r#"{"format":"TEXT","subformat":"english","content":"hi","submessages":[{"format":"Str\u0055ctured","subformat":"json","content":{}}]}"#;
+    let diagnostics = lint(text, FileKind::Nlip);
+    let codes: Vec<&str> = diagnostics.iter().map(Diagnostic::code).collect();
+    assert_eq!(codes, ["SL703", "SL703"], "{diagnostics:?}");
+    assert!(diagnostics.iter().all(|d| d.severity == Severity::Warning));
+    let fixed = apply(text, &diagnostics[0]);
+    assert_eq!(fixed, text.replace("\"TEXT\"", "\"text\""));
+    // Written with an escape, the whole string is rewritten.
+    let fixed = apply(text, &diagnostics[1]);
+    assert!(fixed.contains(r#"{"format":"structured","#), "{fixed}");
+    assert!(diagnostics
+        .iter()
+        .all(|d| d.fix.as_ref().unwrap().applicability == Applicability::Safe));
+    // A value that names no format in any case stays SL701's.
+    let text = r#"{"format":"TXT","subformat":"english","content":"hi"}"#;
+    let codes: Vec<&str> = lint(text, FileKind::Nlip)
+        .iter()
+        .map(Diagnostic::code)
+        .collect();
+    assert_eq!(codes, ["SL701"]);
+}
+
+#[test]
 fn the_excluded_verb_fix_edits_inside_the_json_string() {
     let text = r#"{"intent":"!SWITCH_TOOL","entities":[{"id":"act","value":"x","action":"!SWITCH_TOOL"}],"meta":{"req_id":"abcd1234"}}"#;
     let diagnostics = lint(text, FileKind::SilpJson);

@@ -4,7 +4,7 @@
 use crate::ir::{
     Alternative, Constraint, Entity, Extra, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
 };
-use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
 
 /// The root keys that make an object an IR document.
 pub const IR_DOCUMENT_KEYS: [&str; 4] = ["silp", "version", "entities", "meta"];
@@ -35,6 +35,28 @@ pub const ALTERNATIVE_FIELDS: [&str; 3] = ["action", "target", "location"];
 /// The prefix of a JSON-frontend key holding a secondary action's values.
 pub const ACTION_KEY_PREFIX: &str = "action_";
 
+/// What a key of a JSON-frontend payload holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontendSlot<'a> {
+    /// `intent`, `constraints` or `alternatives`.
+    Field,
+    /// `action_<verb>`: the values of a secondary action, with the verb as written.
+    Action(&'a str),
+    /// Any other key: a primary entity's id.
+    Entity,
+}
+
+/// What the key `key` of a JSON-frontend payload holds.
+pub fn frontend_slot(key: &str) -> FrontendSlot<'_> {
+    if matches!(key, "intent" | "constraints" | "alternatives") {
+        return FrontendSlot::Field;
+    }
+    match key.strip_prefix(ACTION_KEY_PREFIX) {
+        Some(verb) if !verb.is_empty() => FrontendSlot::Action(verb),
+        _ => FrontendSlot::Entity,
+    }
+}
+
 /// Whether an object is an IR document (holds `silp`, `version`, `entities` or
 /// `meta`) rather than a flat JSON-frontend payload.
 pub fn is_ir_document(object: &JsonNode) -> bool {
@@ -42,6 +64,54 @@ pub fn is_ir_document(object: &JsonNode) -> bool {
         .members()
         .iter()
         .any(|member| IR_DOCUMENT_KEYS.contains(&member.key.as_str()))
+}
+
+/// A JSON object without `intent` that has the shape of something other than a SILP
+/// payload: what a `.silp.json` file holds when it got the wrong kind of object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForeignPayload {
+    /// `{"task_description": "..."}`: the nl_json frontend (draft §4.4), prose
+    /// wrapped in JSON, which has no decoder.
+    NlJson,
+    /// An NLIP message (`format` and `content`, or `messagetype`).
+    NlipMessage,
+}
+
+impl ForeignPayload {
+    /// What `object` looks like, when it is neither an IR document nor a payload
+    /// with an `intent` and has the shape of a known other payload.
+    pub fn of(object: &JsonNode) -> Option<ForeignPayload> {
+        if !object.is_object() || is_ir_document(object) || object.get("intent").is_some() {
+            return None;
+        }
+        let has = |key: &str| {
+            object
+                .members()
+                .iter()
+                .any(|member| member.key.eq_ignore_ascii_case(key))
+        };
+        if object.get("task_description").is_some() {
+            Some(ForeignPayload::NlJson)
+        } else if has("messagetype") || (has("format") && has("content")) {
+            Some(ForeignPayload::NlipMessage)
+        } else {
+            None
+        }
+    }
+
+    /// Says what the object looks like and why it is not linted as a payload.
+    pub fn message(self) -> &'static str {
+        match self {
+            ForeignPayload::NlJson => {
+                "this looks like an nl_json frontend payload (`task_description`): a one-way \
+                 prose frontend that silp-lint cannot check and no receiver decodes back to the IR"
+            }
+            ForeignPayload::NlipMessage => {
+                "this looks like an NLIP message, not a SILP payload: silp-lint checks NLIP \
+                 messages in `*.nlip.json` files"
+            }
+        }
+    }
 }
 
 /// Decodes one payload object, skipping fields whose JSON type is wrong (the schema
@@ -124,48 +194,56 @@ fn decode_frontend(object: &JsonNode) -> Ir {
         push_action_code(&mut ir.verbs, Some(&alternative.action));
     }
     for member in object.members() {
-        let key = member.key.as_str();
-        if matches!(key, "intent" | "constraints" | "alternatives") {
-            continue;
-        }
-        if let Some(verb) = key
-            .strip_prefix(ACTION_KEY_PREFIX)
-            .filter(|verb| !verb.is_empty())
-        {
-            let verb_span = if member.key_is_verbatim() {
-                let start = member.key_span.start + 1 + ACTION_KEY_PREFIX.len();
-                start..start + verb.len()
-            } else {
-                member.key_span.clone()
-            };
-            ir.verbs.push(VerbUse {
-                text: verb.to_string(),
-                span: verb_span.clone(),
-                form: VerbForm::ActionKey,
-            });
-            let action = Spanned::new(format!("!{}", verb.to_uppercase()), verb_span);
-            for item in member.value.as_array().unwrap_or(&[]) {
-                if let Some(value) = scalar_text(item) {
+        match frontend_slot(&member.key) {
+            FrontendSlot::Field => {}
+            FrontendSlot::Action(verb) => push_action_values(&mut ir, member, verb),
+            FrontendSlot::Entity => {
+                if let Some(value) = scalar_text(&member.value) {
                     ir.entities.push(Entity {
-                        id: Spanned::new("act".to_string(), item.span.clone()),
+                        id: Spanned::new(member.key.clone(), member.key_span.clone()),
                         value,
-                        action: Some(action.clone()),
-                        span: item.span.clone(),
+                        action: None,
+                        span: member.span(),
                         extra: Vec::new(),
                     });
                 }
             }
-        } else if let Some(value) = scalar_text(&member.value) {
+        }
+    }
+    ir
+}
+
+/// Decodes an `action_<verb>` member: its verb, and each value as an `act` entity of
+/// the secondary action `!VERB`.
+fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
+    let verb_span = if member.key_is_verbatim() {
+        let start = member.key_span.start + 1 + ACTION_KEY_PREFIX.len();
+        start..start + verb.len()
+    } else {
+        member.key_span.clone()
+    };
+    ir.verbs.push(VerbUse {
+        text: verb.to_string(),
+        span: verb_span.clone(),
+        form: VerbForm::ActionKey,
+    });
+    let action = Spanned::new(format!("!{}", verb.to_uppercase()), verb_span);
+    // One value may be written without the array, as the reference decodes it.
+    let values = match &member.value.value {
+        JsonValue::Array(items) => items.as_slice(),
+        _ => std::slice::from_ref(&member.value),
+    };
+    for item in values {
+        if let Some(value) = scalar_text(item) {
             ir.entities.push(Entity {
-                id: Spanned::new(member.key.clone(), member.key_span.clone()),
+                id: Spanned::new("act".to_string(), item.span.clone()),
                 value,
-                action: None,
-                span: member.span(),
+                action: Some(action.clone()),
+                span: item.span.clone(),
                 extra: Vec::new(),
             });
         }
     }
-    ir
 }
 
 fn constraints(object: &JsonNode) -> Vec<Constraint> {
@@ -357,15 +435,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn json_frontend_payloads_decode() {
-        let text = r#"{"intent":"!START","act":"hike","when":3,"action_email":["a@b","c@d"],"constraints":[{"type":"!rain","value":"true"}],"alternatives":[{"action":"!START","target":"cards"}],"action_\u0066etch":["x"]}"#;
-        let ir = decode_text(text);
-        let at = |span: &Span| &text[span.clone()];
-        assert_eq!(ir.origin, Origin::JsonFrontend);
-        assert_eq!(ir.intent.as_ref().unwrap().node, "!START");
-        let entities: Vec<(&str, &str, Option<&str>)> = ir
-            .entities
+    /// Each entity's `(id, value, action)`.
+    fn entity_triples(ir: &Ir) -> Vec<(&str, &str, Option<&str>)> {
+        ir.entities
             .iter()
             .map(|e| {
                 (
@@ -374,7 +446,17 @@ mod tests {
                     e.action.as_ref().map(|a| a.node.as_str()),
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn json_frontend_payloads_decode() {
+        let text = r#"{"intent":"!START","act":"hike","when":3,"action_email":["a@b","c@d"],"constraints":[{"type":"!rain","value":"true"}],"alternatives":[{"action":"!START","target":"cards"}],"action_\u0066etch":["x"]}"#;
+        let ir = decode_text(text);
+        let at = |span: &Span| &text[span.clone()];
+        assert_eq!(ir.origin, Origin::JsonFrontend);
+        assert_eq!(ir.intent.as_ref().unwrap().node, "!START");
+        let entities = entity_triples(&ir);
         assert_eq!(
             entities,
             [
@@ -418,6 +500,38 @@ mod tests {
         ] {
             let node = parse_json(text, 0).value.unwrap();
             assert_eq!(is_ir_document(&node), document, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_single_action_value_is_one_entity() {
+        let ir = decode_text(r#"{"intent":"!CANCEL","action_email":"ops","action_":"x"}"#);
+        let entities = entity_triples(&ir);
+        assert_eq!(
+            entities,
+            [("act", "ops", Some("!EMAIL")), ("action_", "x", None)]
+        );
+    }
+
+    #[test]
+    fn other_payload_shapes_are_recognised_only_without_intent() {
+        for (text, shape) in [
+            (r#"{"task_description":"x"}"#, Some(ForeignPayload::NlJson)),
+            (
+                r#"{"format":"text","content":"x"}"#,
+                Some(ForeignPayload::NlipMessage),
+            ),
+            (
+                r#"{"MessageType":"request"}"#,
+                Some(ForeignPayload::NlipMessage),
+            ),
+            (r#"{"intent":"!START","task_description":"x"}"#, None),
+            (r#"{"meta":{},"task_description":"x"}"#, None),
+            (r#"{"format":"text"}"#, None),
+            (r#"{"act":"x"}"#, None),
+        ] {
+            let node = parse_json(text, 0).value.unwrap();
+            assert_eq!(ForeignPayload::of(&node), shape, "{text}");
         }
     }
 }

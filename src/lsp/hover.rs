@@ -1,7 +1,9 @@
 //! Hover text (Markdown): verbs and anchors from the vocabulary, JSON keys from the
-//! normative IR schema, and rules from their documentation.
+//! normative IR schema (and JSON-frontend slots from the frontend's schema), and
+//! rules from their documentation.
 
 use crate::diagnostics::RuleMeta;
+use crate::schema::{self, PayloadSchema};
 use crate::settings::Settings;
 use crate::vocabulary;
 use serde_json::Value;
@@ -184,17 +186,31 @@ pub fn key(path: &str) -> String {
             text
         }
         (None, _) if !path.contains('.') && name.starts_with("action_") => format!(
-            "**`{name}`** — JSON frontend: the values of the secondary action `!{}`.",
-            name["action_".len()..].to_uppercase()
+            "**`{name}`** — JSON frontend: the values of the secondary action `!{}`, {} \
+             (SL410).",
+            name["action_".len()..].to_uppercase(),
+            frontend_types("/patternProperties/^action_[\\s\\S]/type")
         ),
         (None, _) if !path.contains('.') && !path.contains("[]") => format!(
             "**`{name}`** — not an IR root key. In a JSON-frontend payload it is a primary \
-             entity id; in an IR document it is an unknown root field (SL401)."
+             entity id whose value is {} (SL410); in an IR document it is an unknown root \
+             field (SL401).",
+            frontend_types("/additionalProperties/type")
         ),
         (None, _) => {
             format!("**`{bare}`** — not described by the IR schema (extra keys are ignored here).")
         }
     }
+}
+
+/// The types the JSON frontend's schema allows at `pointer` (a `type` keyword), in
+/// words: `a string or a number`.
+fn frontend_types(pointer: &str) -> String {
+    PayloadSchema::JsonFrontend
+        .value()
+        .pointer(pointer)
+        .map(schema::type_names)
+        .unwrap_or_default()
 }
 
 /// Hover for a rule: its code, name, severity and full documentation.
@@ -243,5 +259,7 @@ mod tests {
         assert!(key("entities[].action").contains("optional"));
         assert!(key("action_book").contains("`!BOOK`"));
         assert!(key("hotel").contains("entity id"));
+        assert!(key("action_book").contains("a string or an array (SL410)"));
+        assert!(key("hotel").contains("a string or a number (SL410)"));
     }
 }

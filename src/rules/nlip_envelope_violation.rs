@@ -9,6 +9,10 @@ declare_rule! {
     /// must be one of `text`, `token`, `structured`, `binary`, `location`, `error`,
     /// `generic`, and `content` must be a string or an object.
     ///
+    /// A known format written in another case (`TEXT`) is accepted here: the
+    /// reference SDK reads format values case-insensitively, and `nlip-format-case`
+    /// (SL703) asks for the lower case it writes.
+    ///
     /// ## Why is this bad?
     /// The reference NLIP SDK rejects a message without these fields, and a receiver
     /// cannot tell how to read content of an unknown format.
@@ -74,7 +78,9 @@ impl Rule for NlipEnvelopeViolation {
             }
             if let Some(format) = message.get("format") {
                 match format.as_str() {
-                    Some(name) if FORMATS.contains(&name) => {}
+                    // Any case: the SDK reads it case-insensitively (SL703 asks for
+                    // the lower case it writes).
+                    Some(name) if FORMATS.contains(&name.to_lowercase().as_str()) => {}
                     Some(name) => {
                         ctx.report(
                             &Self::META,

@@ -48,6 +48,8 @@ registry! {
     unknown_seq_item::UnknownSeqItem,
     null_optional_field::NullOptionalField,
     undefined_seq_keyword::UndefinedSeqKeyword,
+    json_frontend_violation::JsonFrontendViolation,
+    undecodable_payload::UndecodablePayload,
     lossy_frontend_negation::LossyFrontendNegation,
     not_round_trippable::NotRoundTrippable,
     invalid_heartbeat::InvalidHeartbeat,
@@ -60,6 +62,7 @@ registry! {
     non_portable_payload::NonPortablePayload,
     nlip_envelope_violation::NlipEnvelopeViolation,
     nlip_key_case::NlipKeyCase,
+    nlip_format_case::NlipFormatCase,
     unused_suppression::UnusedSuppression,
 }
 

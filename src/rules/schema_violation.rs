@@ -1,6 +1,7 @@
 use super::{declare_rule, Context, Rule};
-use crate::schema::{self, pointer_matches, Violation, OPTIONAL_STRING_FIELDS};
-use crate::syntax::json::JsonNode;
+use crate::diagnostics::RuleMeta;
+use crate::schema::{self, PayloadSchema};
+use crate::syntax::json::{JsonMember, JsonNode};
 
 declare_rule! {
     /// ## What it does
@@ -14,6 +15,11 @@ declare_rule! {
     /// last value counts. A required field that is missing or not a string (`action`,
     /// `id`, `value`, `type`) is reported once, here, not again as an empty action
     /// code or value.
+    ///
+    /// A JSON-frontend payload (an object without those keys) is checked against
+    /// the frontend's own schema by `json-frontend-violation` (SL410).
+    /// `silp-lint convert` refuses a document that breaks the schema, with the
+    /// message reported here (a key written twice it reads as JSON parsers do).
     ///
     /// ## Why is this bad?
     /// A receiver validates payloads against this schema and rejects a document that
@@ -44,46 +50,35 @@ declare_rule! {
     }
 }
 
-/// Pattern checks on action codes, reported by SL103 and SL202 instead.
-const ACTION_CODE_FIELDS: [&str; 3] = ["/intent", "/entities/*/action", "/alternatives/*/action"];
-
-/// Whether a more specific rule reports this violation.
-fn covered_elsewhere(violation: &Violation) -> bool {
-    match violation.keyword.as_str() {
-        "pattern" => {
-            violation.pointer == "/meta/req_id"
-                || ACTION_CODE_FIELDS
-                    .iter()
-                    .any(|pattern| pointer_matches(pattern, &violation.pointer))
-        }
-        "type" if violation.null => OPTIONAL_STRING_FIELDS
-            .iter()
-            .any(|pattern| pointer_matches(pattern, &violation.pointer)),
-        _ => false,
-    }
-}
-
 impl Rule for SchemaViolation {
     fn check_json(&self, ctx: &mut Context, object: &JsonNode, is_ir_document: bool) {
         if !is_ir_document || !ctx.enabled(&Self::META) {
             return;
         }
         let duplicates = object.duplicate_keys();
-        for violation in schema::validate(object, !duplicates.is_empty()) {
-            if !covered_elsewhere(&violation) {
-                ctx.report(&Self::META, violation.span, violation.message);
-            }
+        let schema = PayloadSchema::IrDocument;
+        for violation in schema::validate(schema, object, !duplicates.is_empty()) {
+            ctx.report(&Self::META, violation.span, violation.message);
         }
-        for member in duplicates {
-            ctx.report(
-                &Self::META,
-                member.key_span.clone(),
-                format!(
-                    "duplicate key `{}`: JSON parsers keep only the last one",
-                    member.key
-                ),
-            )
-            .help("remove one of the two members");
-        }
+        report_duplicate_keys(ctx, &Self::META, duplicates);
+    }
+}
+
+/// Reports each key written a second time in the same object.
+pub(super) fn report_duplicate_keys<'a>(
+    ctx: &mut Context,
+    rule: &'static RuleMeta,
+    duplicates: impl IntoIterator<Item = &'a JsonMember>,
+) {
+    for member in duplicates {
+        ctx.report(
+            rule,
+            member.key_span.clone(),
+            format!(
+                "duplicate key `{}`: JSON parsers keep only the last one",
+                member.key
+            ),
+        )
+        .help("remove one of the two members");
     }
 }

@@ -1,6 +1,8 @@
-//! Validation of IR documents against the draft's normative JSON Schema
-//! (`data/silp-ir.schema.json`, Draft 2020-12), with each violation placed on the
-//! bytes it is about: an unexpected key, a missing field's object, a wrong value.
+//! Validation of payload objects against JSON Schemas, with each violation placed
+//! on the bytes it is about: an unexpected key, a missing field's object, a wrong
+//! value. IR documents follow the draft's normative schema
+//! (`data/silp-ir.schema.json`, Draft 2020-12); JSON-frontend payloads follow
+//! silp-lint's schema of that frontend (`data/silp-json-frontend.schema.json`).
 
 use crate::source::Span;
 use crate::syntax::json::JsonNode;
@@ -12,12 +14,10 @@ use std::sync::OnceLock;
 
 mod node;
 
-/// The normative schema, verbatim from the draft.
-pub const SCHEMA_TEXT: &str = include_str!("../../data/silp-ir.schema.json");
-
 /// The optional string fields of the IR, as JSON pointers (`*` for any array
-/// index): `null` in them is SL408's to report, not the schema rule's (rules.md:
+/// index): `null` in them is SL408's to report, not the schema rules' (rules.md:
 /// "`null` in an optional string field: SL408"; its table row names six of these).
+/// A JSON-frontend payload has the constraint and alternative ones.
 pub const OPTIONAL_STRING_FIELDS: [&str; 9] = [
     "/silp",
     "/version",
@@ -30,7 +30,81 @@ pub const OPTIONAL_STRING_FIELDS: [&str; 9] = [
     "/entities/*/action",
 ];
 
-/// One way a document breaks the schema.
+/// The action codes of a payload, whose pattern SL103 and SL202 check instead.
+const ACTION_CODE_FIELDS: [&str; 3] = ["/intent", "/entities/*/action", "/alternatives/*/action"];
+
+/// A schema that payload objects are validated against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PayloadSchema {
+    /// The draft's normative IR schema, verbatim.
+    IrDocument,
+    /// The JSON frontend's flat shape (draft §4.2 and the reference decoder): the
+    /// draft shows the frontend by example only, so silp-lint writes it down.
+    JsonFrontend,
+}
+
+impl PayloadSchema {
+    /// The schema's text, as shipped in `data/`.
+    pub fn text(self) -> &'static str {
+        match self {
+            PayloadSchema::IrDocument => include_str!("../../data/silp-ir.schema.json"),
+            PayloadSchema::JsonFrontend => {
+                include_str!("../../data/silp-json-frontend.schema.json")
+            }
+        }
+    }
+
+    /// The parsed schema.
+    pub fn value(self) -> &'static Value {
+        static SCHEMAS: [OnceLock<Value>; 2] = [OnceLock::new(), OnceLock::new()];
+        SCHEMAS[self as usize]
+            .get_or_init(|| serde_json::from_str(self.text()).unwrap_or(Value::Bool(true)))
+    }
+
+    /// The validator for the parsed tree, compiled once. `None` only if the bundled
+    /// schema failed to compile, which the unit tests rule out.
+    fn validator(self) -> Option<&'static Validator<SpannedJson>> {
+        static VALIDATORS: [OnceLock<Option<Validator<SpannedJson>>>; 2] =
+            [OnceLock::new(), OnceLock::new()];
+        VALIDATORS[self as usize]
+            .get_or_init(|| {
+                jsonschema::options_for::<SpannedJson>()
+                    .with_draft(Draft::Draft202012)
+                    .build(self.value())
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// The validator for `serde_json` values, compiled when a document first needs it.
+    fn serde_validator(self) -> Option<&'static Validator> {
+        static VALIDATORS: [OnceLock<Option<Validator>>; 2] = [OnceLock::new(), OnceLock::new()];
+        VALIDATORS[self as usize]
+            .get_or_init(|| jsonschema::draft202012::new(self.value()).ok())
+            .as_ref()
+    }
+
+    /// A JSON pointer into a payload as messages show it.
+    fn describe_pointer(self, pointer: &str) -> String {
+        match (pointer.is_empty(), self) {
+            (true, PayloadSchema::IrDocument) => "the IR document".to_string(),
+            (true, PayloadSchema::JsonFrontend) => "the payload".to_string(),
+            (false, _) => format!("`{pointer}`"),
+        }
+    }
+
+    /// The message for an object at `pointer` that lacks the required `field`.
+    fn lacks(self, pointer: &str, field: &str) -> String {
+        let place = self.describe_pointer(pointer);
+        if pointer.is_empty() && self == PayloadSchema::JsonFrontend {
+            format!("{place} has no `{field}`, which a JSON-frontend payload requires")
+        } else {
+            format!("{place} lacks the required field `{field}`")
+        }
+    }
+}
+
+/// One way a payload breaks its schema.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
     /// The JSON pointer of the offending value (for an unknown key, of its member).
@@ -46,60 +120,58 @@ pub struct Violation {
     pub message: String,
 }
 
-/// The parsed schema.
-pub fn schema() -> &'static Value {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(|| serde_json::from_str(SCHEMA_TEXT).unwrap_or(Value::Bool(true)))
+impl Violation {
+    /// Whether a more specific rule reports this violation (rules.md: the `req_id`
+    /// pattern is SL301's, action-code patterns SL103's and SL202's, `null` in an
+    /// optional string field SL408's), so the schema rules leave it alone.
+    pub fn is_reported_elsewhere(&self) -> bool {
+        let named_by = |patterns: &[&str]| {
+            patterns
+                .iter()
+                .any(|pattern| pointer_matches(pattern, &self.pointer))
+        };
+        match self.keyword.as_str() {
+            "pattern" => self.pointer == "/meta/req_id" || named_by(&ACTION_CODE_FIELDS),
+            "type" if self.null => named_by(&OPTIONAL_STRING_FIELDS),
+            _ => false,
+        }
+    }
 }
 
-/// The validator for the parsed tree, compiled once. `None` only if the bundled
-/// schema failed to compile, which the unit tests rule out.
-fn validator() -> Option<&'static Validator<SpannedJson>> {
-    static VALIDATOR: OnceLock<Option<Validator<SpannedJson>>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| {
-            jsonschema::options_for::<SpannedJson>()
-                .with_draft(Draft::Draft202012)
-                .build(schema())
-                .ok()
-        })
-        .as_ref()
-}
-
-/// The validator for `serde_json` values, compiled when a document first needs it.
-fn serde_validator() -> Option<&'static Validator> {
-    static VALIDATOR: OnceLock<Option<Validator>> = OnceLock::new();
-    VALIDATOR
-        .get_or_init(|| jsonschema::draft202012::new(schema()).ok())
-        .as_ref()
-}
-
-/// Every schema violation of an IR document, in document order. A document with
-/// duplicate keys ([`JsonNode::duplicate_keys`]) is validated as JSON parsers read
-/// it: the last of the duplicates counts.
-pub fn validate(document: &JsonNode, has_duplicate_keys: bool) -> Vec<Violation> {
-    if !has_duplicate_keys {
-        let Some(validator) = validator() else {
+/// Every violation of `document` against `schema` that the schema rules report
+/// (those a more specific rule reports are left out), in document order. A document
+/// with duplicate keys ([`JsonNode::duplicate_keys`]) is validated as JSON parsers
+/// read it: the last of the duplicates counts.
+pub fn validate(
+    schema: PayloadSchema,
+    document: &JsonNode,
+    has_duplicate_keys: bool,
+) -> Vec<Violation> {
+    let mut found = if !has_duplicate_keys {
+        let Some(validator) = schema.validator() else {
             return Vec::new();
         };
         if validator.is_valid(document) {
             return Vec::new();
         }
-        violations(document, validator.iter_errors(document))
+        violations(schema, document, validator.iter_errors(document))
     } else {
-        let Some(validator) = serde_validator() else {
+        let Some(validator) = schema.serde_validator() else {
             return Vec::new();
         };
         let instance = document.to_serde();
         if validator.is_valid(&instance) {
             return Vec::new();
         }
-        violations(document, validator.iter_errors(&instance))
-    }
+        violations(schema, document, validator.iter_errors(&instance))
+    };
+    found.retain(|violation| !violation.is_reported_elsewhere());
+    found
 }
 
 /// Places each validation error on the bytes of `document` it is about.
 fn violations<'i>(
+    schema: PayloadSchema,
     document: &JsonNode,
     errors: impl Iterator<Item = ValidationError<'i>>,
 ) -> Vec<Violation> {
@@ -109,13 +181,14 @@ fn violations<'i>(
         let schema_path = error.schema_path().as_str();
         let node = document.pointer(&pointer).unwrap_or(document);
         let keyword = schema_path.rsplit('/').next().unwrap_or("").to_string();
-        let place = describe_pointer(&pointer);
+        let place = schema.describe_pointer(&pointer);
         match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 let parent = schema_path
                     .strip_suffix("/additionalProperties")
                     .unwrap_or("");
-                let allowed = schema()
+                let allowed = schema
+                    .value()
                     .pointer(&format!("{parent}/properties"))
                     .and_then(Value::as_object)
                     .map(|properties| {
@@ -149,13 +222,14 @@ fn violations<'i>(
                     keyword,
                     null: node.is_null(),
                     span: node.span.clone(),
-                    message: format!("{place} lacks the required field `{name}`"),
+                    message: schema.lacks(&pointer, name),
                 });
             }
             kind => {
                 let wanted = match kind {
                     ValidationErrorKind::Type { .. } => Some(
-                        schema()
+                        schema
+                            .value()
                             .pointer(schema_path)
                             .map(type_names)
                             .unwrap_or_else(|| "another type".to_string()),
@@ -209,21 +283,12 @@ pub fn pointer_matches(pattern: &str, pointer: &str) -> bool {
     }
 }
 
-/// A JSON pointer as messages show it.
-pub fn describe_pointer(pointer: &str) -> String {
-    if pointer.is_empty() {
-        "the IR document".to_string()
-    } else {
-        format!("`{pointer}`")
-    }
-}
-
 fn escape_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
 /// A value of a schema's `type` keyword in words: `a string`, `an integer or null`.
-fn type_names(types: &Value) -> String {
+pub fn type_names(types: &Value) -> String {
     let name = |t: &str| match t {
         "integer" => "an integer".to_string(),
         "array" => "an array".to_string(),
@@ -273,18 +338,22 @@ mod tests {
     use super::*;
     use crate::syntax::json::parse_json;
 
+    const IR: PayloadSchema = PayloadSchema::IrDocument;
+
     fn check(text: &str) -> Vec<(String, String, String)> {
         let root = parse_json(text, 0).value.expect("valid JSON");
-        validate(&root, !root.duplicate_keys().is_empty())
+        validate(IR, &root, !root.duplicate_keys().is_empty())
             .into_iter()
             .map(|v| (v.pointer, text[v.span].to_string(), v.message))
             .collect()
     }
 
     #[test]
-    fn the_bundled_schema_compiles() {
-        assert!(validator().is_some());
-        assert!(serde_validator().is_some());
+    fn the_bundled_schemas_compile() {
+        for schema in [IR, PayloadSchema::JsonFrontend] {
+            assert!(schema.validator().is_some(), "{schema:?}");
+            assert!(schema.serde_validator().is_some(), "{schema:?}");
+        }
     }
 
     #[test]
@@ -332,14 +401,14 @@ mod tests {
 
     /// Both representations see a document alike: the parsed tree validated in place
     /// reports exactly what its `serde_json` copy does.
-    fn both_ways(document: &JsonNode) -> (Vec<Violation>, Vec<Violation>) {
-        let spanned = validator().expect("schema compiles");
-        let serde = serde_validator().expect("schema compiles");
+    fn both_ways(schema: PayloadSchema, document: &JsonNode) -> (Vec<Violation>, Vec<Violation>) {
+        let spanned = schema.validator().expect("schema compiles");
+        let serde = schema.serde_validator().expect("schema compiles");
         let instance = document.to_serde();
         assert_eq!(spanned.is_valid(document), serde.is_valid(&instance));
         (
-            violations(document, spanned.iter_errors(document)),
-            violations(document, serde.iter_errors(&instance)),
+            violations(schema, document, spanned.iter_errors(document)),
+            violations(schema, document, serde.iter_errors(&instance)),
         )
     }
 
@@ -365,7 +434,7 @@ mod tests {
                     r#"{{"intent":"!START","meta":{{"req_id":"ab12","{field}":{number}}}}}"#
                 );
                 let document = parse_json(&text, 0).value.expect("valid JSON");
-                let (spanned, serde) = both_ways(&document);
+                let (spanned, serde) = both_ways(IR, &document);
                 assert_eq!(spanned, serde, "{text}");
             }
         }
@@ -377,7 +446,7 @@ mod tests {
         fn the_parsed_tree_validates_like_its_serde_copy(document in ir_like_documents()) {
             let text = serde_json::to_string(&document).unwrap_or_default();
             let parsed = parse_json(&text, 0).value.expect("serde_json output parses");
-            let (spanned, serde) = both_ways(&parsed);
+            let (spanned, serde) = both_ways(IR, &parsed);
             proptest::prop_assert_eq!(spanned, serde, "{}", text);
         }
     }
@@ -494,5 +563,141 @@ mod tests {
         assert!(!pointer_matches("/entities/*/action", "/entities/x/action"));
         assert!(!pointer_matches("/entities/*/action", "/entities/1"));
         assert!(pointer_matches("/meta/next_agent", "/meta/next_agent"));
+    }
+
+    fn check_frontend(text: &str) -> Vec<(String, String, String)> {
+        let root = parse_json(text, 0).value.expect("valid JSON");
+        validate(
+            PayloadSchema::JsonFrontend,
+            &root,
+            !root.duplicate_keys().is_empty(),
+        )
+        .into_iter()
+        .map(|v| (v.pointer, text[v.span].to_string(), v.message))
+        .collect()
+    }
+
+    #[test]
+    fn frontend_payloads_that_convert_refused_are_violations() {
+        let cases = [
+            (
+                r#"{"act":"flight"}"#,
+                "",
+                r#"{"act":"flight"}"#,
+                "the payload has no `intent`, which a JSON-frontend payload requires",
+            ),
+            (
+                r#"{"intent":5,"act":"flight"}"#,
+                "/intent",
+                "5",
+                "`/intent`: expected a string, found `5`",
+            ),
+            (
+                r#"{"intent":"!BOOK","act":"x","constraints":"loc"}"#,
+                "/constraints",
+                r#""loc""#,
+                "`/constraints`: expected an array, found the string `\"loc\"`",
+            ),
+            (
+                r#"{"intent":"!BOOK","act":"x","constraints":[{"type":"loc"}]}"#,
+                "/constraints/0",
+                r#"{"type":"loc"}"#,
+                "`/constraints/0` lacks the required field `value`",
+            ),
+            (
+                r#"{"intent":"!BOOK","act":"x","alternatives":[{"target":"y"}]}"#,
+                "/alternatives/0",
+                r#"{"target":"y"}"#,
+                "`/alternatives/0` lacks the required field `action`",
+            ),
+            (
+                r#"{"intent":"!BOOK","act":true}"#,
+                "/act",
+                "true",
+                "`/act`: expected a string or a number, found `true`",
+            ),
+            (
+                r#"{"intent":"!BOOK","act":{"v":1}}"#,
+                "/act",
+                r#"{"v":1}"#,
+                "`/act`: expected a string or a number, found an object",
+            ),
+            (
+                r#"{"intent":"!BOOK","action_email":{"to":"x"}}"#,
+                "/action_email",
+                r#"{"to":"x"}"#,
+                "`/action_email`: expected a string or an array, found an object",
+            ),
+            (
+                r#"{"intent":"!BOOK","action_email":["a",5]}"#,
+                "/action_email/1",
+                "5",
+                "`/action_email/1`: expected a string, found `5`",
+            ),
+        ];
+        for (text, pointer, at, message) in cases {
+            let found = check_frontend(text);
+            assert_eq!(
+                found,
+                [(pointer.to_string(), at.to_string(), message.to_string())],
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn valid_frontend_payloads_and_what_other_rules_report_pass() {
+        for text in [
+            r#"{"intent":"!CANCEL","act":"flight","action_email":["zhangsan"],"constraints":[{"type":"loc","value":"Beijing","time":"t+1am","subject":"me"}]}"#,
+            r#"{"intent":"!BOOK","nights":2,"rating":4.5,"action_email":"ops","constraints":[],"alternatives":[{"action":"!SEARCH","target":"hostel","rank":2}]}"#,
+            // Action-code spelling is SL103's, `null` in an optional field SL408's.
+            r#"{"intent":"!book","alternatives":[{"action":"SEARCH","target":null}],"constraints":[{"type":"x","value":"y","time":null}]}"#,
+            // `action_` alone names no action: it is an entity slot.
+            r#"{"intent":"!BOOK","action_":"x"}"#,
+            // The last of two keys counts, as JSON parsers read it.
+            r#"{"intent":5,"intent":"!BOOK"}"#,
+        ] {
+            assert_eq!(check_frontend(text), [], "{text}");
+        }
+        assert_eq!(
+            check_frontend(r#"{"intent":"!BOOK","action_\nx":"y","action_":[]}"#)[0].0,
+            "/action_"
+        );
+    }
+
+    /// The frontend's constraints and alternatives are the IR's: the two schemas
+    /// cannot drift apart.
+    #[test]
+    fn the_frontend_shares_the_ir_item_shapes() {
+        for field in ["constraints", "alternatives"] {
+            let pointer = format!("/properties/{field}/items");
+            assert_eq!(
+                PayloadSchema::JsonFrontend.value().pointer(&pointer),
+                IR.value().pointer(&pointer),
+                "{field}"
+            );
+            assert!(IR.value().pointer(&pointer).is_some());
+        }
+        assert_eq!(
+            PayloadSchema::JsonFrontend
+                .value()
+                .pointer("/properties/intent/pattern"),
+            IR.value().pointer("/properties/intent/pattern")
+        );
+    }
+
+    #[test]
+    fn frontend_payloads_validate_alike_in_both_representations() {
+        for text in [
+            r#"{"act":"flight","n":1}"#,
+            r#"{"intent":"!BOOK","act":true,"x":null,"y":[1],"action_a":[1,"b",null],"action_b":{}}"#,
+            r#"{"intent":["!BOOK"],"constraints":[{"type":1},7],"alternatives":{"action":"!X"}}"#,
+            r#"{"intent":"!BOOK","constraints":[{"type":"t","value":"v","time":3,"extra":[]}]}"#,
+        ] {
+            let document = parse_json(text, 0).value.expect("valid JSON");
+            let (spanned, serde) = both_ways(PayloadSchema::JsonFrontend, &document);
+            assert!(!spanned.is_empty(), "{text}");
+            assert_eq!(spanned, serde, "{text}");
+        }
     }
 }
