@@ -4,7 +4,7 @@
 
 use crate::source::Span;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
-use crate::syntax::document::{Block, Carried, Item, SilpBody, SilpLine};
+use crate::syntax::document::{Block, Carried, Carrier, Item, SilpBody, SilpLine};
 use crate::syntax::json::{JsonNode, JsonValue};
 use crate::syntax::lines::Line;
 use crate::syntax::ping::Probe;
@@ -158,26 +158,59 @@ impl Tokens<'_> {
                     }
                 }
                 Item::Json(json) => {
-                    if let Some(root) = json
-                        .parse
-                        .value
-                        .as_ref()
-                        .filter(|_| self.wanted(&json.span))
-                    {
-                        self.json(root, &mut Vec::new(), None);
+                    if !self.wanted(&json.span) {
+                        continue;
                     }
-                }
-                Item::Nlip(message) => {
-                    for carried in &message.carried {
-                        match carried {
-                            Carried::InPlace { block, .. } => self.block(block),
-                            Carried::Object(content) => self.json(content, &mut Vec::new(), None),
-                            // Its positions are the decoded text's, not the file's.
-                            Carried::Escaped { .. } => {}
+                    for (value, carrier) in json.values() {
+                        match carrier {
+                            Some(carrier) => self.carrier(carrier),
+                            None => self.json(value, &mut Vec::new(), None),
                         }
                     }
                 }
+                // The envelope's own keys are the JSON grammar's to colour.
+                Item::Nlip(message) => {
+                    for carried in &message.carried {
+                        self.carried(carried);
+                    }
+                    for carrier in &message.carriers {
+                        self.carrier(carrier);
+                    }
+                }
+                Item::Carrier(text) => {
+                    for carrier in &text.carriers {
+                        self.carrier(carrier);
+                    }
+                }
             }
+        }
+    }
+
+    /// What an MCP wrapper or A2A message carries; a wrapper's `silp_encoding` is a
+    /// frontend name.
+    fn carrier(&mut self, carrier: &Carrier) {
+        if let Carrier::Mcp(wrapper) = carrier {
+            let encoding = wrapper.encoding.as_ref().map(|e| &e.value);
+            if let Some((node, name)) = encoding.and_then(|n| Some((n, n.as_str()?))) {
+                self.push_meaning(
+                    node.span.clone(),
+                    TokenType::EnumMember,
+                    0,
+                    Meaning::Frontend(name.to_string()),
+                );
+            }
+        }
+        if let Some(carried) = carrier.carried() {
+            self.carried(carried);
+        }
+    }
+
+    fn carried(&mut self, carried: &Carried) {
+        match carried {
+            Carried::InPlace { block, .. } => self.block(block),
+            Carried::Object(content) => self.json(content, &mut Vec::new(), None),
+            // Its positions are the decoded text's, not the file's.
+            Carried::Escaped { .. } => {}
         }
     }
 
@@ -530,28 +563,30 @@ fn block_symbols(block: &Block, out: &mut Vec<Symbol>) {
             Item::Blank(_) | Item::Comment { .. } => {}
             Item::Silp(silp) => out.push(silp_symbol(silp)),
             Item::Slip { line, parse } => out.push(slip_symbol(line, parse)),
-            Item::Json(json) => match &json.parse.value {
-                Some(JsonNode {
-                    value: JsonValue::Array(items),
-                    ..
-                }) if json.allow_array => {
-                    for item in items {
-                        json_symbol(item, out);
-                    }
-                }
-                Some(root) => json_symbol(root, out),
-                None => {}
-            },
-            Item::Nlip(message) => {
-                for carried in &message.carried {
-                    match carried {
-                        Carried::InPlace { block, .. } => block_symbols(block, out),
-                        Carried::Object(content) => json_symbol(content, out),
-                        Carried::Escaped { .. } => {}
+            Item::Json(json) => {
+                for (value, carrier) in json.values() {
+                    match carrier {
+                        Some(carrier) => carrier.carried().into_iter().for_each(|carried| {
+                            carried_symbols(carried, out);
+                        }),
+                        None => json_symbol(value, out),
                     }
                 }
             }
+            Item::Nlip(_) | Item::Carrier(_) => {
+                for carried in item.carried() {
+                    carried_symbols(carried, out);
+                }
+            }
         }
+    }
+}
+
+fn carried_symbols(carried: &Carried, out: &mut Vec<Symbol>) {
+    match carried {
+        Carried::InPlace { block, .. } => block_symbols(block, out),
+        Carried::Object(content) => json_symbol(content, out),
+        Carried::Escaped { .. } => {}
     }
 }
 
