@@ -183,6 +183,15 @@ pub const UCR_VERSION: &str = "1.0.0";
 /// canonical text or coordinates in configuration: both are empty, as the helper
 /// writes an anchor without them (`32768|EXT_CheckTheKubernetesPod||`).
 pub fn ucr_hash(extensions: &[(String, u16)]) -> String {
+    // The core anchors' hash, the common case, is computed once.
+    static CORE: OnceLock<String> = OnceLock::new();
+    if extensions.is_empty() {
+        return CORE.get_or_init(|| hash_anchors(&[])).clone();
+    }
+    hash_anchors(extensions)
+}
+
+fn hash_anchors(extensions: &[(String, u16)]) -> String {
     let mut lines: Vec<(u16, String)> = core_anchors()
         .iter()
         .map(|a| {

@@ -8,8 +8,8 @@ declare_rule! {
     /// ## What it does
     /// Checks how an A2A message uses the Slipstream extension (SLIP-A2A v1), in
     /// `*.a2a.json` files. A message uses it when it lists the extension's URI in
-    /// `extensions`, keeps metadata under that URI, or its first text part is a SLIP
-    /// line; such a message must
+    /// `extensions`, keeps metadata under that URI, or its first text part starts
+    /// with `SLIP v`; such a message must
     /// - list `https://github.com/anthony-maio/slipcore/extensions/a2a-slipstream/v1`
     ///   in `extensions` (§2.3);
     /// - keep an object under that URI in `metadata`, with `slipVersion` (`v` and

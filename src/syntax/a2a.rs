@@ -76,22 +76,14 @@ pub fn lists_extension(extensions: &JsonNode) -> bool {
 }
 
 /// Whether a message uses the extension: it lists the URI, keeps metadata under it,
-/// or its first text part is a SLIP line (which the reference decoder reads as one
-/// without the opt-in).
+/// or its first text part starts with `SLIP v`, as an NLIP `content` carrying SLIP
+/// does (the reference decoder reads such a line as SLIP without the opt-in).
 pub fn uses_extension(message: &JsonNode) -> bool {
     message.get("extensions").is_some_and(lists_extension)
         || metadata_entry(message).is_some()
         || first_text(message)
             .and_then(JsonNode::as_str)
-            .is_some_and(is_slip_line)
-}
-
-/// Whether `text` starts like a SLIP line: `SLIP` and white space.
-fn is_slip_line(text: &str) -> bool {
-    text.trim_start()
-        .strip_prefix("SLIP")
-        .and_then(|rest| rest.chars().next())
-        .is_some_and(char::is_whitespace)
+            .is_some_and(|text| text.trim_start().starts_with("SLIP v"))
 }
 
 #[cfg(test)]
