@@ -108,6 +108,55 @@ function silpGrammar() {
       { match: NAME, name: 'entity.name.function.unknown.silp' },
     ],
   };
+  const condition = {
+    comment: '`if` up to `:` or `then`: constraints.',
+    begin: kw('if'),
+    beginCaptures: { 1: { name: 'keyword.control.conditional.if.silp' } },
+    end: `(:)|${kw('then')}|$`,
+    endCaptures: {
+      1: { name: 'punctuation.separator.condition.silp' },
+      2: { name: 'keyword.control.conditional.then.silp' },
+    },
+    name: 'meta.condition.silp',
+    patterns: [
+      { include: '#comment' },
+      { include: '#invisible' },
+      { match: kw('and'), captures: { 1: { name: 'keyword.control.logical.and.silp' } } },
+      { match: `${BEFORE}(not)(?=\\s)`, captures: { 1: { name: 'keyword.control.logical.not.silp' } } },
+      {
+        comment: 'a comparison operator and the value after it: `<=500`, `> t+1`',
+        match: `((?:==|!=|<=|>=|<|>)(?![=<>]))\\s*(${VALUE})?`,
+        captures: {
+          1: { name: 'keyword.operator.comparison.silp' },
+          2: { patterns: [{ include: '#time' }, { include: '#value' }] },
+        },
+      },
+      {
+        comment: 'operators outside the six comparisons (SL406): `=>`, `<>`, `=`',
+        match: `(!?[=<>]+)\\s*(${VALUE})?`,
+        captures: {
+          1: { name: 'invalid.illegal.operator.silp' },
+          2: { patterns: [{ include: '#time' }, { include: '#value' }] },
+        },
+      },
+      {
+        comment: 'negation: `!rain` or `!rain(t+1)`',
+        match: `(!)\\s*(${VALUE})?`,
+        captures: {
+          1: { name: 'keyword.operator.logical.negation.silp' },
+          2: { name: 'variable.other.constraint.silp' },
+        },
+      },
+      { include: '#arguments' },
+      { match: ',', name: 'punctuation.separator.time.silp' },
+      { include: '#time' },
+      {
+        comment: 'any other word of a condition names a constraint: `loc(`, `budget<=`, `not rain`',
+        match: VALUE,
+        name: 'variable.other.constraint.silp',
+      },
+    ],
+  };
   return {
     $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
     name: 'SILP',
@@ -181,54 +230,15 @@ function silpGrammar() {
           { match: `[^\\s,=#${INVISIBLE}]+`, name: 'constant.other.frontend.silp' },
         ],
       },
-      condition: {
-        comment: '`if` up to `:` or `then`: constraints.',
-        begin: kw('if'),
-        beginCaptures: { 1: { name: 'keyword.control.conditional.if.silp' } },
-        end: `(:)|${kw('then')}|$`,
-        endCaptures: {
-          1: { name: 'punctuation.separator.condition.silp' },
-          2: { name: 'keyword.control.conditional.then.silp' },
-        },
-        name: 'meta.condition.silp',
-        patterns: [
-          { include: '#comment' },
-          { include: '#invisible' },
-          { match: kw('and'), captures: { 1: { name: 'keyword.control.logical.and.silp' } } },
-          { match: `${BEFORE}(not)(?=\\s)`, captures: { 1: { name: 'keyword.control.logical.not.silp' } } },
-          {
-            comment: 'a comparison operator and the value after it: `<=500`, `> t+1`',
-            match: `((?:==|!=|<=|>=|<|>)(?![=<>]))\\s*(${VALUE})?`,
-            captures: {
-              1: { name: 'keyword.operator.comparison.silp' },
-              2: { patterns: [{ include: '#time' }, { include: '#value' }] },
-            },
-          },
-          {
-            comment: 'operators outside the six comparisons (SL406): `=>`, `<>`, `=`',
-            match: `(!?[=<>]+)\\s*(${VALUE})?`,
-            captures: {
-              1: { name: 'invalid.illegal.operator.silp' },
-              2: { patterns: [{ include: '#time' }, { include: '#value' }] },
-            },
-          },
-          {
-            comment: 'negation: `!rain` or `!rain(t+1)`',
-            match: `(!)\\s*(${VALUE})?`,
-            captures: {
-              1: { name: 'keyword.operator.logical.negation.silp' },
-              2: { name: 'variable.other.constraint.silp' },
-            },
-          },
-          { include: '#arguments' },
-          { match: ',', name: 'punctuation.separator.time.silp' },
-          { include: '#time' },
-          {
-            comment: 'any other word of a condition names a constraint: `loc(`, `budget<=`, `not rain`',
-            match: VALUE,
-            name: 'variable.other.constraint.silp',
-          },
-        ],
+      condition,
+      'condition-in-string': {
+        ...condition,
+        comment: 'a condition at the start of a payload inside a JSON string, right after its quote',
+        begin: `(?<=")\\s*(if)${AFTER}`,
+      },
+      'payload-in-string': {
+        comment: 'a payload inside a JSON string (an MCP wrapper\'s `silp_payload`), from the quote on',
+        patterns: [{ include: '#condition-in-string' }, { include: '#action-level' }],
       },
       'action-level': {
         patterns: [
@@ -296,6 +306,46 @@ function slipGrammar() {
     name: `constant.other.anchor.${family.toLowerCase()}.slip`,
   }));
   const TOKEN = `(?:[^\\s"${INVISIBLE}]|(?<=[${EMOJI_BASE}])[${VARIATION}])+`;
+  const message = {
+    comment: '`SLIP v1 <src> <dst> <anchor> [payload...]`',
+    begin: r`^\s*(SLIP)(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?`,
+    beginCaptures: {
+      1: { name: 'keyword.control.marker.slip' },
+      2: {
+        patterns: [
+          { include: '#invisible' },
+          { match: r`(?<!\S)v1(?!\S)`, name: 'constant.numeric.version.slip' },
+          { match: r`(?<!\S)v[0-9]+(?!\S)`, name: 'constant.numeric.version.unsupported.slip' },
+          { match: `[^\\s${INVISIBLE}]+`, name: 'invalid.illegal.version.slip' },
+        ],
+      },
+      3: { patterns: [{ include: '#agent' }] },
+      4: { patterns: [{ include: '#agent' }] },
+      5: {
+        patterns: [
+          { include: '#invisible' },
+          ...anchorPatterns,
+          { match: `[^\\s${INVISIBLE}]+`, name: 'constant.other.anchor.unknown.slip' },
+        ],
+      },
+    },
+    end: '$',
+    name: 'meta.message.slip',
+    patterns: [
+      { include: '#invisible' },
+      {
+        comment: 'the first payload token starting with `thread` is the thread id',
+        begin: `(?<!\\S)(thread)(${TOKEN})?`,
+        beginCaptures: {
+          1: { name: 'keyword.other.thread.slip' },
+          2: { name: 'constant.other.thread-id.slip' },
+        },
+        end: '$',
+        patterns: [{ include: '#payload' }],
+      },
+      { include: '#payload' },
+    ],
+  };
   return {
     $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
     name: 'Slipstream SLIP',
@@ -329,45 +379,11 @@ function slipGrammar() {
           6: { name: 'punctuation.definition.list.end.slip' },
         },
       },
-      message: {
-        comment: '`SLIP v1 <src> <dst> <anchor> [payload...]`',
-        begin: r`^\s*(SLIP)(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?(?:[ \t]+(\S+))?`,
-        beginCaptures: {
-          1: { name: 'keyword.control.marker.slip' },
-          2: {
-            patterns: [
-              { include: '#invisible' },
-              { match: r`(?<!\S)v1(?!\S)`, name: 'constant.numeric.version.slip' },
-              { match: r`(?<!\S)v[0-9]+(?!\S)`, name: 'constant.numeric.version.unsupported.slip' },
-              { match: `[^\\s${INVISIBLE}]+`, name: 'invalid.illegal.version.slip' },
-            ],
-          },
-          3: { patterns: [{ include: '#agent' }] },
-          4: { patterns: [{ include: '#agent' }] },
-          5: {
-            patterns: [
-              { include: '#invisible' },
-              ...anchorPatterns,
-              { match: `[^\\s${INVISIBLE}]+`, name: 'constant.other.anchor.unknown.slip' },
-            ],
-          },
-        },
-        end: '$',
-        name: 'meta.message.slip',
-        patterns: [
-          { include: '#invisible' },
-          {
-            comment: 'the first payload token starting with `thread` is the thread id',
-            begin: `(?<!\\S)(thread)(${TOKEN})?`,
-            beginCaptures: {
-              1: { name: 'keyword.other.thread.slip' },
-              2: { name: 'constant.other.thread-id.slip' },
-            },
-            end: '$',
-            patterns: [{ include: '#payload' }],
-          },
-          { include: '#payload' },
-        ],
+      message,
+      'message-in-string': {
+        ...message,
+        comment: 'a message inside a JSON string (an A2A text part), from the quote on',
+        begin: message.begin.replace(/^\^/, '(?<=")'),
       },
       agent: {
         patterns: [
@@ -499,6 +515,44 @@ function silpJsonGrammar() {
 }
 
 // ------------------------------------------------------- silp-json.injection
+/** A `"key": "..."` pair whose string `content` is a payload, highlighted by `include`
+ *  (what silp-lint lints in place: a string written without escapes). */
+function carriedString(comment, key, content, embedded, include) {
+  return {
+    comment,
+    match: `(")(${key})(")\\s*(:)\\s*((")(${content})("))`,
+    captures: pairCaptures({ name: embedded, patterns: [{ include }] }),
+  };
+}
+
+/** The scopes of a `(")(key)(")\s*(:)\s*((")(value)("))` match, as VS Code's JSON
+ *  grammar names a pair's parts; `value` is the string content's capture. */
+function pairCaptures(value) {
+  return {
+    1: { name: 'string.json support.type.property-name.json punctuation.support.type.property-name.begin.json' },
+    2: { name: 'string.json support.type.property-name.json' },
+    3: { name: 'string.json support.type.property-name.json punctuation.support.type.property-name.end.json' },
+    4: { name: 'punctuation.separator.dictionary.key-value.json' },
+    5: { name: 'string.quoted.double.json' },
+    6: { name: 'punctuation.definition.string.begin.json' },
+    7: value,
+    8: { name: 'punctuation.definition.string.end.json' },
+  };
+}
+
+// ------------------------------------------------------- source.mcp-call-json, source.a2a-json
+/** The grammar of a carrier file: SILP JSON, which silp-json.injection colours. */
+function carrierGrammar(name, scopeName, fileType) {
+  return {
+    $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
+    name,
+    scopeName,
+    fileTypes: [fileType],
+    comment: 'Strict JSON as source.silp-json reads it; silp-json.injection highlights the payloads it carries.',
+    patterns: [{ include: 'source.silp-json' }],
+  };
+}
+
 function silpJsonInjection() {
   const VERBS_UPPER = VERBS.map((v) => v.toUpperCase());
   const EXCLUDED_UPPER = EXCLUDED_VERBS.map((v) => v.toUpperCase());
@@ -506,22 +560,42 @@ function silpJsonInjection() {
     $schema: 'https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json',
     name: 'SILP JSON action codes and request ids',
     scopeName: 'silp-json.injection',
-    comment: 'Injected into source.silp-json (and silp-json fences in Markdown): `!VERB` action codes, `action_<verb>` keys, negated constraint types and `meta.req_id` values.',
-    injectionSelector: 'L:source.silp-json, L:meta.embedded.block.silp-json',
-    patterns: [{ include: '#req-id' }, { include: '#action-code' }, { include: '#action-key' }],
+    comment: 'Injected into source.silp-json (and silp-json fences in Markdown, MCP and A2A files): `!VERB` action codes, `action_<verb>` keys, negated constraint types, `meta.req_id` values, and the payloads MCP wrappers and A2A text parts carry.',
+    injectionSelector: 'L:source.silp-json, L:meta.embedded.block.silp-json, L:source.mcp-call-json, L:source.a2a-json',
+    patterns: [
+      { include: '#req-id' },
+      { include: '#carried-payload' },
+      { include: '#carried-slip' },
+      { include: '#action-code' },
+      { include: '#action-key' },
+      { include: '#carried-grammars' },
+    ],
     repository: {
+      'carried-grammars': {
+        comment: 'Never matches. The engine loads the grammars a grammar includes from its patterns, not from its captures: listing them here loads the ones the carried payloads are highlighted with.',
+        begin: '(?!)',
+        end: '(?!)',
+        patterns: [{ include: 'source.silp#payload-in-string' }, { include: 'source.slip#message-in-string' }],
+      },
+      'carried-payload': carriedString(
+        'an MCP wrapper\'s `"silp_payload": "..."` on one line, written without escapes and not JSON (which starts with `{` or `[`): a code-frontend payload',
+        'silp_payload',
+        r`(?!\s*[\[{])[^"\\]*`,
+        'meta.embedded.line.silp',
+        'source.silp#payload-in-string',
+      ),
+      'carried-slip': carriedString(
+        'an A2A text part `"text": "SLIP ..."` on one line, written without escapes: a Slipstream message',
+        'text',
+        r`\s*SLIP\s[^"\\]*`,
+        'meta.embedded.line.slip',
+        'source.slip#message-in-string',
+      ),
       'req-id': {
         comment: 'a `"req_id": "..."` pair on one line: 4 to 8 lower-case hex digits',
         match: r`(")(req_id)(")\s*(:)\s*(?:((")([a-f0-9]{4,8})("))|((")([^"]*)(")))`,
         captures: {
-          1: { name: 'string.json support.type.property-name.json punctuation.support.type.property-name.begin.json' },
-          2: { name: 'string.json support.type.property-name.json' },
-          3: { name: 'string.json support.type.property-name.json punctuation.support.type.property-name.end.json' },
-          4: { name: 'punctuation.separator.dictionary.key-value.json' },
-          5: { name: 'string.quoted.double.json' },
-          6: { name: 'punctuation.definition.string.begin.json' },
-          7: { name: 'constant.other.req-id.silp' },
-          8: { name: 'punctuation.definition.string.end.json' },
+          ...pairCaptures({ name: 'constant.other.req-id.silp' }),
           9: { name: 'string.quoted.double.json' },
           10: { name: 'punctuation.definition.string.begin.json' },
           11: { name: 'invalid.illegal.req-id.silp' },
@@ -596,6 +670,8 @@ export const GRAMMARS = {
   'slip.tmLanguage.json': slipGrammar,
   'silp-json.tmLanguage.json': silpJsonGrammar,
   'silp-json.injection.tmLanguage.json': silpJsonInjection,
+  'mcp-call-json.tmLanguage.json': () => carrierGrammar('MCP tool calls (SILP)', 'source.mcp-call-json', 'mcp-call.json'),
+  'a2a-json.tmLanguage.json': () => carrierGrammar('A2A messages (Slipstream)', 'source.a2a-json', 'a2a.json'),
   'markdown.injection.tmLanguage.json': markdownInjection,
 };
 const OUTPUT_DIRS = [here, join(root, 'editors', 'vscode', 'syntaxes')];

@@ -80,6 +80,8 @@ pub struct Config {
     pub root: PathBuf,
     /// `select`, when given; every rule otherwise.
     select: Option<RuleSet>,
+    /// The rules `select` names other than by `ALL`.
+    explicit: RuleSet,
     ignore: RuleSet,
     /// `[severity]`: a level, or `None` for `off`.
     severity: Vec<(RuleId, Option<Severity>)>,
@@ -168,10 +170,12 @@ impl Config {
             Ok(rules)
         };
         let mut select = None;
+        let mut explicit = RuleSet::EMPTY;
         if !raw.select.is_empty() {
             let mut rules = RuleSet::EMPTY;
             for code in &raw.select {
                 rules = rules.union(rules_of(code, "select")?);
+                explicit = explicit.union(registry::named_explicitly(code.get_ref()));
             }
             select = Some(rules);
         }
@@ -295,6 +299,7 @@ impl Config {
             path: path.to_path_buf(),
             root,
             select,
+            explicit,
             ignore,
             severity,
             vocabulary,
@@ -336,8 +341,11 @@ impl Config {
     }
 
     fn settings(&self, overrides: &CompiledOverrides, ignored: RuleSet) -> Settings {
-        let select = overrides.select.or(self.select).unwrap_or(RuleSet::ALL);
-        let mut rules = RuleTable::new(select);
+        let (select, explicit) = match overrides.select {
+            Some(select) => (select, overrides.explicit),
+            None => (self.select.unwrap_or(RuleSet::ALL), self.explicit),
+        };
+        let mut rules = RuleTable::selected(select, explicit);
         rules.disable(self.ignore.union(overrides.ignore).union(ignored));
         for (rule, level) in &self.severity {
             match level {
@@ -401,6 +409,9 @@ impl Overrides {
         };
         CompiledOverrides {
             select: (!self.select.is_empty()).then(|| union(&self.select)),
+            explicit: self.select.iter().fold(RuleSet::EMPTY, |set, s| {
+                set.union(registry::named_explicitly(s))
+            }),
             ignore: union(&self.ignore),
             draft: self.draft,
         }
@@ -411,6 +422,8 @@ impl Overrides {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CompiledOverrides {
     select: Option<RuleSet>,
+    /// The rules `select` names other than by `ALL`.
+    explicit: RuleSet,
     ignore: RuleSet,
     draft: Option<Draft>,
 }
@@ -519,10 +532,16 @@ impl Resolver {
     /// overrides.
     pub fn unconfigured_settings(&self) -> Arc<Settings> {
         self.cached((0, RuleSet::EMPTY), || {
-            let mut settings = Settings::only(self.overrides.select.unwrap_or(RuleSet::ALL));
-            settings.rules.disable(self.overrides.ignore);
-            settings.draft = self.overrides.draft.unwrap_or_default();
-            settings
+            let mut rules = RuleTable::selected(
+                self.overrides.select.unwrap_or(RuleSet::ALL),
+                self.overrides.explicit,
+            );
+            rules.disable(self.overrides.ignore);
+            Settings {
+                rules,
+                draft: self.overrides.draft.unwrap_or_default(),
+                ..Settings::default()
+            }
         })
     }
 
@@ -602,6 +621,40 @@ SL405 = "off"
         assert!(s.enabled(rule("SL001")));
         assert!(!s.enabled(rule("SL302")), "ignored");
         assert!(!s.enabled(rule("SL405")), "off");
+    }
+
+    /// A rule named by a code or prefix is selected explicitly; `ALL` and the
+    /// default select every rule only where each applies by default.
+    #[test]
+    fn selection_says_which_rules_were_named() {
+        let sl605 = registry::find("SL605").unwrap().meta();
+        let none = CompiledOverrides::default();
+        let explicit = |select: &str| {
+            let config = parse(&format!("select = [{select}]\n")).unwrap().unwrap();
+            config
+                .settings_for(Path::new("/p/a.slip"), &none)
+                .rules
+                .explicitly_selected(sl605)
+        };
+        assert!(explicit("\"SL6\""));
+        assert!(explicit("\"ALL\", \"SL605\""));
+        assert!(!explicit("\"ALL\""));
+        let config = parse("ignore = [\"SL302\"]\n").unwrap().unwrap();
+        let default = config.settings_for(Path::new("/p/a.slip"), &none);
+        assert!(default.enabled(sl605) && !default.rules.explicitly_selected(sl605));
+        let selected = Overrides {
+            select: vec!["sl605".to_string()],
+            ..Overrides::default()
+        };
+        let from_cli = config.settings_for(Path::new("/p/a.slip"), &selected.compile());
+        assert!(from_cli.rules.explicitly_selected(sl605));
+        let resolver = Resolver::discover(selected);
+        assert!(resolver
+            .unconfigured_settings()
+            .rules
+            .explicitly_selected(sl605));
+        let everything = Resolver::discover(Overrides::default()).unconfigured_settings();
+        assert!(everything.enabled(sl605) && !everything.rules.explicitly_selected(sl605));
     }
 
     #[test]

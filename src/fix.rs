@@ -19,8 +19,8 @@ use crate::ir::{from_code, from_json};
 use crate::lint::lint_document_unlimited;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
-use crate::syntax::document::{Block, Carried, Item, JsonText, NlipMessage, SilpBody, SilpLine};
-use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine};
+use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document, OwnedDocument};
 use std::collections::{BTreeMap, HashSet};
@@ -258,7 +258,10 @@ fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
                 meaning: slip_meaning(parse),
             }),
             Item::Json(json) => json_meanings(json, out),
-            Item::Nlip(message) => nlip_meanings(message, out),
+            Item::Nlip(message) => {
+                envelope_meanings(&message.span, &message.parse, &item.carried(), out)
+            }
+            Item::Carrier(text) => envelope_meanings(&text.span, &text.parse, &item.carried(), out),
         }
     }
 }
@@ -293,32 +296,45 @@ fn slip_meaning(parse: &SlipParse) -> Option<String> {
     Some(texts.join("\u{0}"))
 }
 
-/// An NLIP message: the envelope (carried payload strings left out), then each
-/// carried SILP or SLIP payload, so a fix inside a carried payload is judged by
-/// that payload's meaning. Carried payloads are placed at their whole string.
-fn nlip_meanings(message: &NlipMessage, out: &mut Vec<PayloadMeaning>) {
-    let parse = &message.parse;
+/// A JSON envelope (an NLIP message, a carrier file's messages): the envelope
+/// (carried payload strings left out), then each payload carried in a string, so a
+/// fix inside a carried payload is judged by that payload's meaning. Carried
+/// payloads are placed at their whole string.
+fn envelope_meanings(
+    span: &Span,
+    parse: &JsonParse,
+    carried: &[&Carried],
+    out: &mut Vec<PayloadMeaning>,
+) {
     let Some(root) = parse.value.as_ref().filter(|_| parse.errors.is_empty()) else {
         out.push(PayloadMeaning {
-            span: message.span.clone(),
+            span: span.clone(),
             meaning: None,
         });
         return;
     };
-    // A carried object is part of the envelope's own JSON meaning.
-    let strings: Vec<&Span> = message
-        .carried
+    carried_meanings(span, root, carried, out);
+}
+
+/// The meanings of a JSON value at `span` that carries payloads: the value with its
+/// carried strings left out (a carried object is part of it), then each string's
+/// payloads.
+fn carried_meanings(
+    span: &Span,
+    root: &JsonNode,
+    carried: &[&Carried],
+    out: &mut Vec<PayloadMeaning>,
+) {
+    let strings: Vec<&Span> = carried
         .iter()
-        .filter_map(|carried| match carried {
-            Carried::InPlace { string, .. } | Carried::Escaped { string, .. } => Some(string),
-            Carried::Object(_) => None,
-        })
+        .filter(|carried| !matches!(carried, Carried::Object(_)))
+        .map(|carried| carried.span())
         .collect();
     out.push(PayloadMeaning {
-        span: message.span.clone(),
+        span: span.clone(),
         meaning: Some(without_strings(root, &strings).to_string()),
     });
-    for carried in &message.carried {
+    for carried in carried {
         let (string, inner) = match carried {
             Carried::InPlace { string, block } => {
                 let mut inner = Vec::new();
@@ -353,23 +369,25 @@ fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
 }
 
 /// A JSON text: one unknown meaning when it has a syntax error, else each payload
-/// object's (each element of a top-level array in `.silp.json`).
+/// object's (each element of a top-level array in `.silp.json`), or for an object
+/// holding an MCP wrapper, its own and its payload's.
 fn json_meanings(json: &JsonText, out: &mut Vec<PayloadMeaning>) {
     let parse = &json.parse;
-    let Some(root) = parse.value.as_ref().filter(|_| parse.errors.is_empty()) else {
+    if parse.value.is_none() || !parse.errors.is_empty() {
         out.push(PayloadMeaning {
             span: json.span.clone(),
             meaning: None,
         });
         return;
-    };
-    match &root.value {
-        JsonValue::Array(items) if json.allow_array => {
-            for item in items {
-                out.push(json_meaning(item));
+    }
+    for (value, carrier) in json.values() {
+        match carrier {
+            Some(carrier) => {
+                let carried: Vec<&Carried> = carrier.carried().into_iter().collect();
+                carried_meanings(&value.span, value, &carried, out);
             }
+            None => out.push(json_meaning(value)),
         }
-        _ => out.push(json_meaning(root)),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::Settings;
 use crate::source::{FileKind, Span};
 use crate::syntax::document::{
-    Block, Carried, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
+    Block, Carried, Carrier, CarrierText, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
 };
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
@@ -177,6 +177,7 @@ impl<'a> Linter<'_, 'a> {
                 .map(<[Span]>::to_vec)
                 .unwrap_or_default(),
             region.carried,
+            region.a2a,
         );
         if region.kind == FileKind::SilpJson {
             self.json_comments(block);
@@ -211,6 +212,7 @@ impl<'a> Linter<'_, 'a> {
                 }
                 Item::Json(json) => self.json_text(json),
                 Item::Nlip(message) => self.nlip_message(message),
+                Item::Carrier(text) => self.carrier_text(text),
             }
         }
         self.suppressions.append(&mut pending);
@@ -355,33 +357,79 @@ impl<'a> Linter<'_, 'a> {
         }
     }
 
-    /// A JSON text holding one payload object, or (when `allow_array`) an array of them.
-    fn json_text(&mut self, json: &JsonText) {
+    /// A JSON text holding one payload object, or (when `allow_array`) an array of
+    /// them; an object holding an MCP wrapper is the wrapper's.
+    fn json_text(&mut self, json: &JsonText<'a>) {
         self.syntax_errors(&json.parse.errors);
         let Some(root) = &json.parse.value else {
             return;
         };
-        if json.has_escapes {
-            self.escaped_strings(root, &HashSet::new());
-        }
-        match &root.value {
-            JsonValue::Object(_) => self.json_payload(root),
-            JsonValue::Array(items) if json.allow_array => {
-                for item in items {
-                    if matches!(item.value, JsonValue::Object(_)) {
-                        self.json_payload(item);
+        let mut carried_strings = HashSet::new();
+        let is_array = matches!(root.value, JsonValue::Array(_)) && json.allow_array;
+        for (value, carrier) in json.values() {
+            match carrier {
+                Some(carrier) => self.carrier(carrier, &mut carried_strings),
+                None if value.is_object() => self.json_payload(value),
+                None if is_array => {
+                    self.syntax_errors(&[not_an_object(value, "an array element")]);
+                }
+                None => {
+                    let place = if json.allow_array {
+                        "the document"
                     } else {
-                        self.syntax_errors(&[not_an_object(item, "an array element")]);
-                    }
+                        "the line"
+                    };
+                    self.syntax_errors(&[not_an_object(value, place)]);
                 }
             }
-            _ => {
-                let place = if json.allow_array {
-                    "the document"
-                } else {
-                    "the line"
-                };
-                self.syntax_errors(&[not_an_object(root, place)]);
+        }
+        if json.has_escapes {
+            self.escaped_strings(root, &carried_strings);
+        }
+    }
+
+    /// The JSON text of a carrier file: each message's envelope, then what it
+    /// carries.
+    fn carrier_text(&mut self, text: &CarrierText<'a>) {
+        self.syntax_errors(&text.parse.errors);
+        let Some(root) = &text.parse.value else {
+            return;
+        };
+        let mut carried_strings = HashSet::new();
+        for carrier in &text.carriers {
+            self.carrier(carrier, &mut carried_strings);
+        }
+        if text.has_escapes {
+            self.escaped_strings(root, &carried_strings);
+        }
+    }
+
+    /// An MCP wrapper, A2A message or Agent Card entry, then the payload it carries;
+    /// the start of a string carried is added to `carried_strings`.
+    fn carrier(&mut self, carrier: &Carrier<'a>, carried_strings: &mut HashSet<usize>) {
+        for rule in self.rules {
+            rule.check_carrier(&mut self.ctx, carrier);
+        }
+        if let Some(carried) = carrier.carried() {
+            self.carried(carried, carried_strings);
+        }
+    }
+
+    /// A payload carried in JSON: an object linted as a JSON payload, a string's
+    /// payload in place, or its decoded text with findings covering the string.
+    fn carried(&mut self, carried: &Carried<'a>, carried_strings: &mut HashSet<usize>) {
+        match carried {
+            Carried::Object(content) => self.json_payload(content),
+            Carried::InPlace { string, block } => {
+                carried_strings.insert(string.start);
+                self.block(block);
+            }
+            Carried::Escaped { string, document } => {
+                carried_strings.insert(string.start);
+                let document = document.document();
+                let ctx = Context::distinct(document.text, self.ctx.settings());
+                let inner = lint_in(document, ctx);
+                self.cover_string(inner.diagnostics, string);
             }
         }
     }
@@ -401,20 +449,10 @@ impl<'a> Linter<'_, 'a> {
         }
         let mut carried_strings = HashSet::new();
         for carried in &message.carried {
-            match carried {
-                Carried::Object(content) => self.json_payload(content),
-                Carried::InPlace { string, block } => {
-                    carried_strings.insert(string.start);
-                    self.block(block);
-                }
-                Carried::Escaped { string, document } => {
-                    carried_strings.insert(string.start);
-                    let document = document.document();
-                    let ctx = Context::distinct(document.text, self.ctx.settings());
-                    let inner = lint_in(document, ctx);
-                    self.cover_string(inner.diagnostics, string);
-                }
-            }
+            self.carried(carried, &mut carried_strings);
+        }
+        for carrier in &message.carriers {
+            self.carrier(carrier, &mut carried_strings);
         }
         if message.has_escapes {
             self.escaped_strings(root, &carried_strings);

@@ -45,6 +45,9 @@ impl RuleSet {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTable {
     enabled: RuleSet,
+    /// The rules a selector other than `ALL` named: a rule that applies only where
+    /// its profile does (SL605 outside A2A messages) runs everywhere when selected so.
+    explicit: RuleSet,
     /// Severity overrides by rule id; `None` keeps the rule's default.
     severity: [Option<Severity>; RuleSet::CAPACITY],
 }
@@ -57,16 +60,32 @@ impl Default for RuleTable {
 }
 
 impl RuleTable {
-    /// The rules of `enabled`, at their default severities.
+    /// The rules of `enabled`, at their default severities, none of them selected
+    /// explicitly.
     pub fn new(enabled: RuleSet) -> RuleTable {
         RuleTable {
             enabled,
+            explicit: RuleSet::EMPTY,
             severity: [None; RuleSet::CAPACITY],
+        }
+    }
+
+    /// The rules of `enabled`, those of `explicit` selected explicitly (by a code or
+    /// prefix rather than `ALL`).
+    pub fn selected(enabled: RuleSet, explicit: RuleSet) -> RuleTable {
+        RuleTable {
+            explicit,
+            ..RuleTable::new(enabled)
         }
     }
 
     pub fn enabled(&self, rule: &RuleMeta) -> bool {
         self.enabled.contains(rule.id)
+    }
+
+    /// Whether the rule runs and a selector named it, not only `ALL` or the default.
+    pub fn explicitly_selected(&self, rule: &RuleMeta) -> bool {
+        self.enabled(rule) && self.explicit.contains(rule.id)
     }
 
     pub fn severity(&self, rule: &RuleMeta) -> Severity {
@@ -142,10 +161,11 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The defaults with only the rules of `rules` running.
+    /// The defaults with only the rules of `rules` running, selected explicitly as
+    /// `--select` naming them does.
     pub fn only(rules: RuleSet) -> Settings {
         Settings {
-            rules: RuleTable::new(rules),
+            rules: RuleTable::selected(rules, rules),
             ..Settings::default()
         }
     }
@@ -185,8 +205,11 @@ mod tests {
         assert_eq!(table.severity(&warning), Severity::Warning);
         table.set_severity(warning.id, Severity::Error);
         assert_eq!(table.severity(&warning), Severity::Error);
+        assert!(!table.explicitly_selected(&warning));
+        assert!(RuleTable::selected(set, set).explicitly_selected(&warning));
         table.disable(set);
         assert!(!table.enabled(&warning));
         assert!(RuleTable::default().enabled(&meta(127, Severity::Hint)));
+        assert!(!RuleTable::default().explicitly_selected(&meta(127, Severity::Hint)));
     }
 }

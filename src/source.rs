@@ -20,6 +20,12 @@ pub enum FileKind {
     SilpJsonl,
     /// `*.nlip.json`: one NLIP message.
     Nlip,
+    /// `*.mcp-call.json`: MCP JSON-RPC messages (or tool arguments) carrying SILP
+    /// payloads in `silp_encoding`/`silp_payload` wrappers.
+    McpCall,
+    /// `*.a2a.json`: A2A messages, requests and Agent Cards using the Slipstream
+    /// extension.
+    A2a,
     /// `*.md`: fenced `silp`, `slip` and `silp-json` blocks.
     Markdown,
 }
@@ -35,6 +41,10 @@ impl FileKind {
             Some(FileKind::SilpJson)
         } else if lower.ends_with(".nlip.json") {
             Some(FileKind::Nlip)
+        } else if lower.ends_with(".mcp-call.json") {
+            Some(FileKind::McpCall)
+        } else if lower.ends_with(".a2a.json") {
+            Some(FileKind::A2a)
         } else if lower.ends_with(".silp") {
             Some(FileKind::Silp)
         } else if lower.ends_with(".slip") {
@@ -54,6 +64,8 @@ impl FileKind {
             "silp-json" | "silp.json" => Some(FileKind::SilpJson),
             "silp-jsonl" => Some(FileKind::SilpJsonl),
             "nlip" | "nlip-json" => Some(FileKind::Nlip),
+            "mcp-call-json" => Some(FileKind::McpCall),
+            "a2a-json" => Some(FileKind::A2a),
             "markdown" => Some(FileKind::Markdown),
             _ => None,
         }
@@ -319,6 +331,13 @@ mod tests {
             Some(FileKind::SilpJsonl)
         );
         assert_eq!(FileKind::from_path("m.nlip.json"), Some(FileKind::Nlip));
+        assert_eq!(
+            FileKind::from_path("book.mcp-call.json"),
+            Some(FileKind::McpCall)
+        );
+        assert_eq!(FileKind::from_path("send.A2A.json"), Some(FileKind::A2a));
+        // An MCP client's configuration is not a payload file.
+        assert_eq!(FileKind::from_path(".mcp.json"), None);
         assert_eq!(FileKind::from_path("plain.json"), None);
     }
 

@@ -179,6 +179,51 @@ pub fn core_anchor(mnemonic: &str) -> Option<&'static Anchor> {
     core_anchors().iter().find(|a| a.mnemonic == mnemonic)
 }
 
+/// The version of the core anchors' UCR.
+pub const UCR_VERSION: &str = "1.0.0";
+
+/// The SLIP-A2A extension's `ucrHash` of the UCR made of the core anchors and the
+/// extension anchors `extensions` (mnemonic, index): `sha256:` and the lower-case
+/// hex SHA-256 of the anchors sorted by index, one line each, joined by `\n` with
+/// no final newline, a line being `index|mnemonic|canonical|coords` with the index
+/// in decimal and the coordinates as comma-joined integers — the extension's §5, as
+/// its reference helper (`stable_ucr_hash`) writes it. Extension anchors have no
+/// canonical text or coordinates in configuration: both are empty, as the helper
+/// writes an anchor without them (`32768|EXT_CheckTheKubernetesPod||`).
+pub fn ucr_hash(extensions: &[(String, u16)]) -> String {
+    // The core anchors' hash, the common case, is computed once.
+    static CORE: OnceLock<String> = OnceLock::new();
+    if extensions.is_empty() {
+        return CORE.get_or_init(|| hash_anchors(&[])).clone();
+    }
+    hash_anchors(extensions)
+}
+
+fn hash_anchors(extensions: &[(String, u16)]) -> String {
+    let mut lines: Vec<(u16, String)> = core_anchors()
+        .iter()
+        .map(|a| {
+            let [action, polarity, domain, urgency] = a.coordinates;
+            let line = format!(
+                "{}|{}|{}|{action},{polarity},{domain},{urgency}",
+                a.index, a.mnemonic, a.canonical
+            );
+            (a.index, line)
+        })
+        .chain(
+            extensions
+                .iter()
+                .map(|(mnemonic, index)| (*index, format!("{index}|{mnemonic}||"))),
+        )
+        .collect();
+    lines.sort();
+    let canonical: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
+    format!(
+        "sha256:{}",
+        crate::ir::req_id::hash(&canonical.join("\n"), 64)
+    )
+}
+
 /// Whether `mnemonic` is a core anchor or an extension anchor from configuration.
 pub fn is_known_anchor(mnemonic: &str, settings: &Settings) -> bool {
     core_anchor(mnemonic).is_some() || settings.extend_anchors.iter().any(|(m, _)| m == mnemonic)
@@ -196,6 +241,27 @@ mod tests {
         assert_eq!(
             core_anchor("ObserveState").unwrap().coordinates,
             [0, 4, 2, 3]
+        );
+    }
+
+    /// The expected values were computed independently, in Python, with the
+    /// extension's reference helper `stable_ucr_hash` over the UCR v1.0 anchors as
+    /// the Slipstream reference's `create_base_ucr` lists them (extension anchors as
+    /// `{"index": 32768, "mnemonic": "EXT_CheckTheKubernetesPod"}`, without canonical
+    /// text or coordinates).
+    #[test]
+    fn the_ucr_hash_is_the_reference_helpers() {
+        assert_eq!(
+            ucr_hash(&[]),
+            "sha256:19bb36792d59061553d1b63cc4d56ec3e8748b7b059737754057fa3e7abbc700"
+        );
+        let extensions = [
+            ("CustomAnchor".to_string(), 0x8001),
+            ("EXT_CheckTheKubernetesPod".to_string(), 0x8000),
+        ];
+        assert_eq!(
+            ucr_hash(&extensions),
+            "sha256:e312a3f81985a1481b57b13f6452eafdc79ceca44eebd312c8fa56067aa1f806"
         );
     }
 

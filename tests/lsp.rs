@@ -1735,3 +1735,137 @@ async fn semantic_tokens_stop_at_their_limit_and_a_large_fix_all_is_one_edit() {
     );
     client.shutdown().await;
 }
+
+#[tokio::test]
+async fn a2a_messages_are_linted_highlighted_outlined_hovered_and_completed_inside_their_slip_line()
+{
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/handoff.a2a.json";
+    let extension = silp_lint::syntax::a2a::EXTENSION_URI;
+    let line = "SLIP v1 planner reviewer RequestReveiw auth_module";
+    let text = format!(
+        "{{\"message\": {{\"role\": \"user\",\n  \"parts\": [{{\"text\": \"{line}\"}}, {{\"text\": \"SLIP v1 a b \"}}],\n  \"extensions\": [\"{extension}\"],\n  \"metadata\": {{\"{extension}\": {{\"slipVersion\": \"v1\", \"ucrVersion\": \"1.0.0\", \"encoding\": \"mnemonic\"}}}}}}}}\n"
+    );
+    // The language id VS Code gives `*.a2a.json` files.
+    client.open(uri, "a2a-json", 1, &text).await;
+    let second = text.lines().nth(1).unwrap();
+    let anchor = second.find("RequestReveiw").unwrap() as u64;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    let sl601: Vec<&Value> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "SL601")
+        .collect();
+    assert_eq!(sl601.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        sl601[0]["range"]["start"],
+        json!({"line": 1, "character": anchor})
+    );
+
+    let tokens = client.tokens(uri).await;
+    let marker = second.find("SLIP").unwrap() as u64;
+    assert!(tokens.contains(&(1, marker, 4, KEYWORD)), "{tokens:?}");
+    assert!(tokens.contains(&(1, anchor, 13, ENUM_MEMBER)), "{tokens:?}");
+    assert!(
+        tokens.iter().all(|t| t.0 == 1),
+        "only the SLIP line: {tokens:?}"
+    );
+    assert_eq!(client.symbol_names(uri).await, ["RequestReveiw"]);
+
+    let known = text.replace("RequestReveiw", "RequestReview");
+    client.change(uri, 2, json!([{"text": known}])).await;
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": anchor + 3}}),
+        )
+        .await;
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("UCR v1.0 core anchor"), "{shown}");
+
+    // Anchors where the anchor goes in the first text part; nothing in a payload
+    // token, nor in the second text part, which carries no SLIP line.
+    for (character, what) in [
+        (second.find("auth_module").unwrap() + 2, "a payload token"),
+        (second.rfind("b \"").unwrap() + 2, "the second text part"),
+    ] {
+        let completion = completion_labels(&mut client, uri, 1, character).await;
+        assert!(completion.is_empty(), "{what}: {completion:?}");
+    }
+    let at_anchor = anchor as usize;
+    let completion = completion_labels(&mut client, uri, 1, at_anchor).await;
+    assert!(
+        completion.contains(&"RequestTask".to_string()),
+        "{completion:?}"
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn mcp_tool_calls_are_linted_highlighted_hovered_and_completed_inside_their_wrapper() {
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/outing.mcp-call.json";
+    let text = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"plan\",\n  \"arguments\": {\"silp_encoding\": \"code\", \"silp_payload\": \"begin(hike); notify(team)\", \"city\": \"Paris\"}}}\n";
+    client.open(uri, "mcp-call-json", 1, text).await;
+    let second = text.lines().nth(1).unwrap();
+    let verb = second.find("begin").unwrap() as u64;
+    let diagnostics = client.diagnostics(uri, Some(1)).await;
+    let codes: Vec<&Value> = diagnostics.iter().map(|d| &d["code"]).collect();
+    assert!(codes.contains(&&json!("SL101")), "{diagnostics:?}");
+    let sl101 = diagnostics.iter().find(|d| d["code"] == "SL101").unwrap();
+    assert_eq!(
+        sl101["range"]["start"],
+        json!({"line": 1, "character": verb})
+    );
+
+    let tokens = client.tokens(uri).await;
+    let encoding = second.find("\"code\"").unwrap() as u64;
+    assert!(tokens.contains(&(1, verb, 5, FUNCTION)), "{tokens:?}");
+    assert!(
+        tokens.contains(&(1, encoding, 6, ENUM_MEMBER)),
+        "{tokens:?}"
+    );
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": encoding + 2}}),
+        )
+        .await;
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("code"), "{shown}");
+
+    // After `; ` inside the payload: verbs. In `silp_encoding`'s value: frontends.
+    let after_call = second.find("; ").unwrap() + 2;
+    let completion = completion_labels(&mut client, uri, 1, after_call).await;
+    assert!(completion.contains(&"notify".to_string()), "{completion:?}");
+    let in_encoding = encoding as usize + 1;
+    let completion = completion_labels(&mut client, uri, 1, in_encoding).await;
+    assert!(
+        completion.contains(&"llmlingua2".to_string()),
+        "{completion:?}"
+    );
+    let in_city = second.find("Paris").unwrap();
+    let completion = completion_labels(&mut client, uri, 1, in_city).await;
+    assert!(
+        completion.is_empty(),
+        "the tool's own parameter: {completion:?}"
+    );
+    client.shutdown().await;
+}
+
+/// The labels of the completion candidates at a position.
+async fn completion_labels(
+    client: &mut TestClient,
+    uri: &str,
+    line: usize,
+    character: usize,
+) -> Vec<String> {
+    let result = client
+        .request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+        .await;
+    labels(&result)
+}

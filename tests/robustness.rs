@@ -7,13 +7,15 @@ use silp_lint::settings::Settings;
 use silp_lint::source::FileKind;
 use std::process::Command;
 
-const KINDS: [FileKind; 6] = [
+const KINDS: [FileKind; 8] = [
     FileKind::Silp,
     FileKind::Slip,
     FileKind::SilpJson,
     FileKind::SilpJsonl,
     FileKind::Nlip,
     FileKind::Markdown,
+    FileKind::McpCall,
+    FileKind::A2a,
 ];
 
 fn assert_spans_on_char_boundaries(text: &str, kind: FileKind) {

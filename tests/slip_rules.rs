@@ -16,6 +16,12 @@ fn lint(text: &str) -> Vec<Diagnostic> {
     lint_with(text, &Settings::default())
 }
 
+/// Linting with every rule named by a selector, as `--select SL` does: SL605 checks
+/// `.slip` lines only when selected so (by default it checks A2A messages' lines).
+fn lint_selected(text: &str) -> Vec<Diagnostic> {
+    lint_with(text, &Settings::only(RuleSet::ALL))
+}
+
 /// Each diagnostic as (code, the text its span covers).
 fn found<'t>(text: &'t str, diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'t str)> {
     diagnostics
@@ -101,7 +107,7 @@ fn every_core_anchor_is_accepted_with_threads_and_quoted_payloads() {
 #[test]
 fn sl001_missing_fields_and_bad_markers() {
     let text = "SLIP v1 alice\nslip v1 alice bob RequestTask\nSLIP v1 a b RequestTask \"open\n";
-    let diagnostics = lint(text);
+    let diagnostics = lint_selected(text);
     let got: Vec<(&str, std::ops::Range<usize>, &str)> = diagnostics
         .iter()
         .map(|d| (d.code(), d.span.clone(), d.message.as_str()))
@@ -282,7 +288,7 @@ fn sl605_non_portable_payload_tokens() {
         "SLIP v1 a b RequestTask \"say \\\"hi\\\"\" \"tab\there\" pre\"q\"\n",
         "SLIP v1 a b RequestTask \"naïve\" \"back\\slash\" 😀\n",
     );
-    let diagnostics = lint(text);
+    let diagnostics = lint_selected(text);
     assert_eq!(
         found(text, &diagnostics),
         [
@@ -311,7 +317,7 @@ fn sl605_non_portable_payload_tokens() {
 fn one_line_can_break_several_rules() {
     let text = "SLIP v3 bøb alice Fallbak thread7 café";
     assert_eq!(
-        found(text, &lint(text)),
+        found(text, &lint_selected(text)),
         [
             ("SL603", "v3"),
             ("SL604", "bøb"),
@@ -319,6 +325,35 @@ fn one_line_can_break_several_rules() {
             ("SL605", "café")
         ]
     );
+}
+
+/// SL605 encodes the SLIP-A2A profile's SHOULD: by default it checks the lines of A2A
+/// messages only; in `.slip` text it runs when a selector other than `ALL` names it.
+#[test]
+fn sl605_applies_by_default_only_where_the_a2a_profile_does() {
+    let line = "SLIP v1 planner executor RequestTask task:deploy 60%";
+    assert!(lint(line).is_empty());
+    let all = silp_lint::config::Overrides {
+        select: vec!["ALL".to_string()],
+        ..Default::default()
+    };
+    let everything = silp_lint::config::Resolver::discover(all).unconfigured_settings();
+    assert!(lint_with(line, &everything).is_empty());
+    let named = Settings::only(registry::matching("SL6"));
+    assert_eq!(
+        found(line, &lint_with(line, &named)),
+        [("SL605", "task:deploy"), ("SL605", "60%")]
+    );
+    let message = format!(
+        r#"{{"parts":[{{"text":"{line}"}}],"extensions":["{}"]}}"#,
+        silp_lint::syntax::a2a::EXTENSION_URI
+    );
+    let in_a2a = lint_text(&message, FileKind::A2a, &Settings::default()).diagnostics;
+    let codes: Vec<(&str, &str)> = found(&message, &in_a2a)
+        .into_iter()
+        .filter(|(code, _)| *code == "SL605")
+        .collect();
+    assert_eq!(codes, [("SL605", "task:deploy"), ("SL605", "60%")]);
 }
 
 #[test]
@@ -384,7 +419,7 @@ fn fixtures_report_their_code_on_each_offending_line_and_nothing_on_clean_lines(
             env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(&path).expect("fixture is readable");
-        let diagnostics = lint(&text);
+        let diagnostics = lint_selected(&text);
         let mut offset = 0;
         let mut clean = false;
         for line in text.split_inclusive('\n') {

@@ -14,17 +14,20 @@ use silp_lint::lsp::document::{apply_changes, Encoding};
 use silp_lint::settings::Settings;
 use silp_lint::source::{FileKind, Span};
 use silp_lint::syntax::document::{Block, Carried, Item, SilpBody};
-use silp_lint::syntax::json::parse_json;
+use silp_lint::syntax::json::{parse_json, JsonParse};
 use silp_lint::syntax::parse;
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
 
-const KINDS: [FileKind; 6] = [
+/// Appended to, never reordered: a corpus input's first byte keeps its kind.
+const KINDS: [FileKind; 8] = [
     FileKind::Silp,
     FileKind::Slip,
     FileKind::SilpJson,
     FileKind::SilpJsonl,
     FileKind::Nlip,
     FileKind::Markdown,
+    FileKind::McpCall,
+    FileKind::A2a,
 ];
 
 /// The file kind and text the bytes stand for.
@@ -77,35 +80,36 @@ fn assert_block(text: &str, block: &Block) {
                     assert_span(text, &error.span, "syntax error");
                 }
             }
-            Item::Json(json) => {
-                assert_span(text, &json.span, "JSON text");
-                for error in &json.parse.errors {
-                    assert_span(text, &error.span, "syntax error");
+            Item::Json(json) => assert_json(text, &json.span, &json.parse),
+            Item::Nlip(message) => assert_json(text, &message.span, &message.parse),
+            Item::Carrier(carrier) => assert_json(text, &carrier.span, &carrier.parse),
+        }
+        for carried in item.carried() {
+            match carried {
+                Carried::InPlace { string, block } => {
+                    assert_span(text, string, "carried string");
+                    assert_block(text, block);
                 }
-                if let Some(root) = &json.parse.value {
-                    assert_span(text, &root.span, "JSON value");
-                }
-            }
-            Item::Nlip(message) => {
-                assert_span(text, &message.span, "message");
-                for carried in &message.carried {
-                    match carried {
-                        Carried::InPlace { string, block } => {
-                            assert_span(text, string, "carried string");
-                            assert_block(text, block);
-                        }
-                        Carried::Escaped { string, document } => {
-                            assert_span(text, string, "carried string");
-                            let inner = document.document();
-                            for block in &inner.blocks {
-                                assert_block(inner.text, block);
-                            }
-                        }
-                        Carried::Object(node) => assert_span(text, &node.span, "carried object"),
+                Carried::Escaped { string, document } => {
+                    assert_span(text, string, "carried string");
+                    let inner = document.document();
+                    for block in &inner.blocks {
+                        assert_block(inner.text, block);
                     }
                 }
+                Carried::Object(node) => assert_span(text, &node.span, "carried object"),
             }
         }
+    }
+}
+
+fn assert_json(text: &str, span: &Span, parse: &JsonParse) {
+    assert_span(text, span, "JSON text");
+    for error in &parse.errors {
+        assert_span(text, &error.span, "syntax error");
+    }
+    if let Some(root) = &parse.value {
+        assert_span(text, &root.span, "JSON value");
     }
 }
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const unit = require.resolve('vscode-tmgrammar-test/dist/unit.js');
-const ours = ['source.silp', 'source.slip', 'source.silp-json', 'silp-json.injection', 'markdown.silp.codeblock', 'text.html.markdown'];
+const ours = ['source.silp', 'source.slip', 'source.silp-json', 'source.mcp-call-json', 'source.a2a-json', 'silp-json.injection', 'markdown.silp.codeblock', 'text.html.markdown'];
 
 const check = spawnSync(process.execPath, [join(here, 'build.mjs'), '--check'], { cwd: here, encoding: 'utf8' });
 process.stdout.write(check.stdout);

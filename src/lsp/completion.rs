@@ -33,12 +33,13 @@ pub struct Item {
 }
 
 /// Candidates at byte `offset` of a document: in every payload region `check`
-/// lints (Markdown fences and payloads carried in place in NLIP messages
-/// included), from the text of the region before the cursor.
+/// lints (Markdown fences and payloads carried in place in NLIP, MCP and A2A
+/// messages included), from the text of the region before the cursor; in an MCP
+/// file, the frontends for a `silp_encoding`.
 pub fn complete(document: &Document, offset: usize, settings: &Settings) -> Vec<Item> {
     let text = document.text;
     let offset = crate::source::floor_char_boundary(text, offset);
-    // The innermost block: a payload carried in an NLIP message, not the message.
+    // The innermost block: a payload carried in a message, not the message.
     let Some(block) = document
         .all_blocks()
         .into_iter()
@@ -48,12 +49,20 @@ pub fn complete(document: &Document, offset: usize, settings: &Settings) -> Vec<
         return Vec::new();
     };
     let region = &block.region;
-    if region.kind == FileKind::SilpJson {
+    if matches!(region.kind, FileKind::SilpJson | FileKind::McpCall) {
         // The whole document before the cursor, container prefixes and comment lines
         // of a fence read as spaces.
         let start = region.span.start;
         let masked = region.text();
-        return json(&masked[..offset - start], start, settings);
+        let items = json(&masked[..offset - start], start, settings);
+        if region.kind == FileKind::McpCall {
+            // Only a wrapper's `silp_encoding`: the other keys are the tool's.
+            return items
+                .into_iter()
+                .filter(|item| item.kind == ItemKind::Frontend)
+                .collect();
+        }
+        return items;
     }
     let Some(line_start) = line_start(block, offset) else {
         return Vec::new();
@@ -63,7 +72,11 @@ pub fn complete(document: &Document, offset: usize, settings: &Settings) -> Vec<
         FileKind::Silp => silp(before, offset, settings),
         FileKind::Slip => slip(before, offset, settings),
         FileKind::SilpJsonl => json(before, line_start, settings),
-        FileKind::SilpJson | FileKind::Nlip | FileKind::Markdown => Vec::new(),
+        FileKind::SilpJson
+        | FileKind::McpCall
+        | FileKind::Nlip
+        | FileKind::A2a
+        | FileKind::Markdown => Vec::new(),
     }
 }
 
@@ -422,6 +435,7 @@ fn in_string(
             match key.as_str() {
                 "intent" | "action" => verbs(replace, false, settings),
                 "out" if object == ["meta"] => frontends(replace, settings),
+                crate::syntax::mcp::ENCODING => frontends(replace, settings),
                 _ => Vec::new(),
             }
         }

@@ -4,7 +4,7 @@
 
 use crate::source::Span;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
-use crate::syntax::document::{Block, Carried, Item, SilpBody, SilpLine};
+use crate::syntax::document::{Block, Carried, Carrier, Item, SilpBody, SilpLine};
 use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
 use crate::syntax::lines::Line;
 use crate::syntax::ping::Probe;
@@ -158,26 +158,59 @@ impl Tokens<'_> {
                     }
                 }
                 Item::Json(json) => {
-                    if let Some(root) = json
-                        .parse
-                        .value
-                        .as_ref()
-                        .filter(|_| self.wanted(&json.span))
-                    {
-                        self.json(root, &mut Vec::new(), None);
+                    if !self.wanted(&json.span) {
+                        continue;
                     }
-                }
-                Item::Nlip(message) => {
-                    for carried in &message.carried {
-                        match carried {
-                            Carried::InPlace { block, .. } => self.block(block),
-                            Carried::Object(content) => self.json(content, &mut Vec::new(), None),
-                            // Its positions are the decoded text's, not the file's.
-                            Carried::Escaped { .. } => {}
+                    for (value, carrier) in json.values() {
+                        match carrier {
+                            Some(carrier) => self.carrier(carrier),
+                            None => self.json(value, &mut Vec::new(), None),
                         }
                     }
                 }
+                // The envelope's own keys are the JSON grammar's to colour.
+                Item::Nlip(message) => {
+                    for carried in &message.carried {
+                        self.carried(carried);
+                    }
+                    for carrier in &message.carriers {
+                        self.carrier(carrier);
+                    }
+                }
+                Item::Carrier(text) => {
+                    for carrier in &text.carriers {
+                        self.carrier(carrier);
+                    }
+                }
             }
+        }
+    }
+
+    /// What an MCP wrapper or A2A message carries; a wrapper's `silp_encoding` is a
+    /// frontend name.
+    fn carrier(&mut self, carrier: &Carrier) {
+        if let Carrier::Mcp(wrapper) = carrier {
+            let encoding = wrapper.encoding.as_ref().map(|e| &e.value);
+            if let Some((node, name)) = encoding.and_then(|n| Some((n, n.as_str()?))) {
+                self.push_meaning(
+                    node.span.clone(),
+                    TokenType::EnumMember,
+                    0,
+                    Meaning::Frontend(name.to_string()),
+                );
+            }
+        }
+        if let Some(carried) = carrier.carried() {
+            self.carried(carried);
+        }
+    }
+
+    fn carried(&mut self, carried: &Carried) {
+        match carried {
+            Carried::InPlace { block, .. } => self.block(block),
+            Carried::Object(content) => self.json(content, &mut Vec::new(), None),
+            // Its positions are the decoded text's, not the file's.
+            Carried::Escaped { .. } => {}
         }
     }
 
@@ -548,28 +581,32 @@ fn block_symbols(block: &Block, limit: usize, out: &mut Outline) {
             Item::Blank(_) | Item::Comment { .. } => {}
             Item::Silp(silp) => out.add(limit, || silp_symbol(silp)),
             Item::Slip { line, parse } => out.add(limit, || slip_symbol(line, parse)),
-            Item::Json(json) => match &json.parse.value {
-                Some(JsonNode {
-                    value: JsonValue::Array(items),
-                    ..
-                }) if json.allow_array => {
-                    for item in items {
-                        json_symbol(item, limit, out);
-                    }
-                }
-                Some(root) => json_symbol(root, limit, out),
-                None => {}
-            },
-            Item::Nlip(message) => {
-                for carried in &message.carried {
-                    match carried {
-                        Carried::InPlace { block, .. } => block_symbols(block, limit, out),
-                        Carried::Object(content) => json_symbol(content, limit, out),
-                        Carried::Escaped { .. } => {}
+            Item::Json(json) => {
+                for (value, carrier) in json.values() {
+                    match carrier {
+                        Some(carrier) => {
+                            if let Some(carried) = carrier.carried() {
+                                carried_symbols(carried, limit, out);
+                            }
+                        }
+                        None => json_symbol(value, limit, out),
                     }
                 }
             }
+            Item::Nlip(_) | Item::Carrier(_) => {
+                for carried in item.carried() {
+                    carried_symbols(carried, limit, out);
+                }
+            }
         }
+    }
+}
+
+fn carried_symbols(carried: &Carried, limit: usize, out: &mut Outline) {
+    match carried {
+        Carried::InPlace { block, .. } => block_symbols(block, limit, out),
+        Carried::Object(content) => json_symbol(content, limit, out),
+        Carried::Escaped { .. } => {}
     }
 }
 

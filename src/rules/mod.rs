@@ -7,6 +7,7 @@
 pub mod registry;
 
 // One module per rule, named after the rule.
+mod a2a_extension_violation;
 mod bidi_control;
 mod confusable_character;
 mod duplicate_entity_id;
@@ -24,16 +25,20 @@ mod invisible_character;
 mod json_frontend_violation;
 mod lossy_frontend_negation;
 mod malformed_action_code;
+mod mcp_wrapper_violation;
 mod nlip_envelope_violation;
 mod nlip_format_case;
 mod nlip_key_case;
+mod non_alphanumeric_anchor;
 mod non_canonical_form;
 mod non_portable_payload;
+mod non_space_delimiter;
 mod nonstandard_syntax;
 mod not_round_trippable;
 mod null_optional_field;
 mod schema_violation;
 mod short_req_id;
+mod ucr_hash_mismatch;
 mod undecodable_payload;
 mod undefined_seq_keyword;
 mod unknown_anchor;
@@ -50,6 +55,7 @@ use crate::ir::Ir;
 use crate::settings::Settings;
 use crate::source::Span;
 use crate::syntax::code;
+use crate::syntax::document::Carrier;
 use crate::syntax::json::JsonNode;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
@@ -121,6 +127,9 @@ pub trait Rule: Declared + Sync {
     fn check_json(&self, _ctx: &mut Context, _object: &JsonNode, _is_ir_document: bool) {}
     /// One NLIP message (the root object of an `.nlip.json` file).
     fn check_nlip(&self, _ctx: &mut Context, _message: &JsonNode) {}
+    /// One MCP wrapper, A2A message or Agent Card extension entry (or a value of a
+    /// carrier file that is none of them), before the payload it carries.
+    fn check_carrier(&self, _ctx: &mut Context, _carrier: &Carrier) {}
     /// The semantic model of one payload, from whichever frontend it was written in.
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
     /// Each suppression comment of the file, with which of its codes were used.
@@ -154,6 +163,8 @@ pub struct Context<'a> {
     region_lines: Vec<Span>,
     /// Whether the region's payloads are carried inside a JSON string.
     carried: bool,
+    /// Whether the region is an A2A message's SLIP text.
+    a2a: bool,
 }
 
 impl<'a> Context<'a> {
@@ -167,6 +178,7 @@ impl<'a> Context<'a> {
             distinct: None,
             region_lines: Vec::new(),
             carried: false,
+            a2a: false,
         }
     }
 
@@ -200,16 +212,31 @@ impl<'a> Context<'a> {
     }
 
     /// Sets the region being linted: a fence's lines (empty for a file body, whose
-    /// lines are whole), and whether its payloads are carried in a JSON string.
-    pub fn set_region(&mut self, lines: Vec<Span>, carried: bool) {
+    /// lines are whole), whether its payloads are carried in a JSON string, and
+    /// whether they are an A2A message's SLIP text.
+    pub fn set_region(&mut self, lines: Vec<Span>, carried: bool, a2a: bool) {
         self.region_lines = lines;
         self.carried = carried;
+        self.a2a = a2a;
     }
 
     /// Whether the payloads being linted are carried inside a JSON string (an NLIP
-    /// message), where they are not lines of their own.
+    /// message, an MCP wrapper, an A2A message), where they are not lines of their
+    /// own.
     pub fn in_carried_payload(&self) -> bool {
         self.carried
+    }
+
+    /// Whether the SLIP line being linted is an A2A message's text, where the
+    /// SLIP-A2A extension's token profile applies.
+    pub fn in_a2a_message(&self) -> bool {
+        self.a2a
+    }
+
+    /// Whether a rule of the A2A token profile (SL605, SL609) checks the SLIP line
+    /// being linted: in an A2A message always, elsewhere when a selector names it.
+    pub fn a2a_profile_applies(&self, rule: &RuleMeta) -> bool {
+        self.enabled(rule) && (self.a2a || self.settings.rules.explicitly_selected(rule))
     }
 
     /// The whole file's text; spans index into it.

@@ -42,7 +42,8 @@ declare_rule! {
     /// Rewrites the line to canonical form (safe: the payload keeps every token, so
     /// it decodes to the same IR). `silp-lint fmt` applies the same rewrite to whole
     /// files. Lines with syntax errors are not reported, nor are payloads carried
-    /// inside NLIP messages (fmt leaves JSON alone).
+    /// inside JSON (NLIP and A2A messages, MCP wrappers: fmt leaves JSON alone; an A2A
+    /// message's spacing is SL608's).
     pub struct NonCanonicalForm {
         code: "SL504",
         name: "non-canonical-form",
@@ -70,7 +71,8 @@ impl Rule for NonCanonicalForm {
     }
 
     fn check_slip(&self, ctx: &mut Context, message: &Message) {
-        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() {
+        // An A2A message's spacing is SL608's, a MUST of the extension.
+        if !ctx.enabled(&Self::META) || ctx.in_carried_payload() || ctx.in_a2a_message() {
             return;
         }
         let line = ctx.payload_line(message.span.start);

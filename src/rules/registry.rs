@@ -60,9 +60,14 @@ registry! {
     unsupported_slip_version::UnsupportedSlipVersion,
     invalid_agent_id::InvalidAgentId,
     non_portable_payload::NonPortablePayload,
+    a2a_extension_violation::A2aExtensionViolation,
+    ucr_hash_mismatch::UcrHashMismatch,
+    non_space_delimiter::NonSpaceDelimiter,
+    non_alphanumeric_anchor::NonAlphanumericAnchor,
     nlip_envelope_violation::NlipEnvelopeViolation,
     nlip_key_case::NlipKeyCase,
     nlip_format_case::NlipFormatCase,
+    mcp_wrapper_violation::McpWrapperViolation,
     unused_suppression::UnusedSuppression,
 }
 
@@ -79,6 +84,16 @@ pub fn matching(selector: &str) -> RuleSet {
         }
     }
     set
+}
+
+/// The rules a selector names explicitly: all it matches, but none for `ALL`, which
+/// selects every rule only where each applies by default (see SL605).
+pub fn named_explicitly(selector: &str) -> RuleSet {
+    if selector.trim().eq_ignore_ascii_case("ALL") {
+        RuleSet::EMPTY
+    } else {
+        matching(selector)
+    }
 }
 
 /// The rule with this code (case-insensitive), or with this name.
@@ -109,6 +124,8 @@ mod tests {
         assert_eq!(matching("all").len(), RULES.len());
         assert!(matching("SL999").is_empty());
         assert!(matching("").is_empty());
+        assert!(named_explicitly(" all ").is_empty());
+        assert_eq!(named_explicitly("SL6"), matching("SL6"));
     }
 
     #[test]

@@ -1,13 +1,16 @@
 use super::{declare_rule, Context, Rule};
 use crate::ir::Ir;
+use crate::syntax::document::Carrier;
 use crate::syntax::ping::Probe;
 use crate::vocabulary::{did_you_mean, is_known_frontend, FRONTENDS};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a frontend name — `meta.out`, or one listed in a `//ping` probe — that
-    /// is not `code`, `json`, `natural`, `nl_json`, `llmlingua2` or one added with
-    /// `extend-frontends`.
+    /// Reports a frontend name — `meta.out`, one listed in a `//ping` probe, or the
+    /// `silp_encoding` of an MCP tool call's SILP wrapper — that is not `code`,
+    /// `json`, `natural`, `nl_json`, `llmlingua2` or one added with
+    /// `extend-frontends`. The payload of a wrapper whose encoding is unknown is not
+    /// linted.
     ///
     /// Under draft -00 (`draft = "00"`), `math` is accepted too: that revision's
     /// degradation chain is `code -> math -> JSON -> natural language`. Draft -01
@@ -72,6 +75,17 @@ impl Rule for UnsupportedFrontend {
     fn check_ping(&self, ctx: &mut Context, probe: &Probe) {
         for frontend in &probe.frontends {
             Self::check_name(ctx, frontend.text, frontend.span());
+        }
+    }
+
+    fn check_carrier(&self, ctx: &mut Context, carrier: &Carrier) {
+        let Carrier::Mcp(wrapper) = carrier else {
+            return;
+        };
+        if let Some(encoding) = &wrapper.encoding {
+            if let Some(name) = encoding.value.as_str() {
+                Self::check_name(ctx, name, encoding.value.span.clone());
+            }
         }
     }
 }

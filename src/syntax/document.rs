@@ -6,19 +6,22 @@
 //! A document is its payload regions (the file body, or each tagged fence of a
 //! Markdown page) and, in each, its items in file order: blank and comment lines,
 //! and payloads with their parse (a code-frontend line, a `//ping` probe, a SLIP
-//! line, a JSON text, an NLIP message with the payloads it carries). Every parse
-//! keeps going past errors and every span is a byte range of the whole file.
+//! line, a JSON text, an NLIP message with the payloads it carries, the MCP or A2A
+//! messages of a carrier file with theirs). Every parse keeps going past errors and
+//! every span is a byte range of the whole file.
 
 use std::sync::Arc;
 
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, CodeParse};
-use crate::syntax::json::{parse_json, parse_json_recovering, JsonNode, JsonParse};
+use crate::syntax::json::{
+    parse_json, parse_json_recovering, JsonMember, JsonNode, JsonParse, JsonValue,
+};
 use crate::syntax::lines::{split_trailing_comment, Line};
 use crate::syntax::ping::{self, Probe};
 use crate::syntax::region::{regions, Region};
 use crate::syntax::slip::{self, SlipParse};
-use crate::syntax::{nlip, suppression, SyntaxError};
+use crate::syntax::{a2a, mcp, nlip, suppression, SyntaxError};
 
 /// The parsed payloads of one file.
 #[derive(Debug)]
@@ -59,9 +62,31 @@ pub enum Item<'t> {
         parse: SlipParse<'t>,
     },
     /// A JSON text: a `.silp.json` body or fence, or a `.silp.jsonl` line.
-    Json(JsonText),
+    Json(JsonText<'t>),
     /// An NLIP message and the payloads it carries.
     Nlip(NlipMessage<'t>),
+    /// The JSON text of a carrier file (`.mcp-call.json`, `.a2a.json`): protocol
+    /// messages and the payloads they carry.
+    Carrier(CarrierText<'t>),
+}
+
+impl<'t> Item<'t> {
+    /// The payloads the item carries in JSON, in document order: an NLIP message's,
+    /// and those of the MCP wrappers and A2A messages it holds.
+    pub fn carried(&self) -> Vec<&Carried<'t>> {
+        let (own, carriers): (&[Carried<'t>], &[Carrier<'t>]) = match self {
+            Item::Json(json) => (&[], &json.carriers),
+            Item::Nlip(message) => (&message.carried, &message.carriers),
+            Item::Carrier(text) => (&[], &text.carriers),
+            Item::Blank(_) | Item::Comment { .. } | Item::Silp(_) | Item::Slip { .. } => (&[], &[]),
+        };
+        let mut all: Vec<&Carried<'t>> = own
+            .iter()
+            .chain(carriers.iter().filter_map(Carrier::carried))
+            .collect();
+        all.sort_by_key(|carried| carried.span().start);
+        all
+    }
 }
 
 /// A `.silp` payload line.
@@ -90,7 +115,7 @@ pub enum SilpBody<'t> {
 
 /// A JSON text holding one payload object, or (in `.silp.json`) an array of them.
 #[derive(Debug)]
-pub struct JsonText {
+pub struct JsonText<'t> {
     /// Where the text lies in the file.
     pub span: Span,
     /// Whether the top level may be an array of payloads (`.silp.json`; a
@@ -100,6 +125,31 @@ pub struct JsonText {
     pub parse: JsonParse,
     /// Whether the text holds a `\`: only then can a string be written with escapes.
     pub has_escapes: bool,
+    /// The MCP wrappers among its payload objects, in document order: each top-level
+    /// object holding one is the wrapper's, not a payload.
+    pub carriers: Vec<Carrier<'t>>,
+}
+
+impl<'t> JsonText<'t> {
+    /// The top-level values that are payloads (the root, or each element of a root
+    /// array where arrays are allowed), each with the MCP wrapper it holds, if any.
+    pub fn values(&self) -> Vec<(&JsonNode, Option<&Carrier<'t>>)> {
+        let Some(root) = &self.parse.value else {
+            return Vec::new();
+        };
+        let values: Vec<&JsonNode> = match &root.value {
+            JsonValue::Array(items) if self.allow_array => items.iter().collect(),
+            _ => vec![root],
+        };
+        let mut carriers = self.carriers.iter().peekable();
+        values
+            .into_iter()
+            .map(|value| {
+                let held = carriers.next_if(|carrier| value.span.contains(&carrier.span().start));
+                (value, held)
+            })
+            .collect()
+    }
 }
 
 /// An NLIP message (`.nlip.json`).
@@ -111,9 +161,97 @@ pub struct NlipMessage<'t> {
     /// The payloads its messages carry, in document order (none unless the
     /// message is an object).
     pub carried: Vec<Carried<'t>>,
+    /// The MCP wrappers its messages hold as `content` objects.
+    pub carriers: Vec<Carrier<'t>>,
 }
 
-/// A payload an NLIP message carries in its `content`.
+/// The JSON text of a carrier file: one message, or an array of them.
+#[derive(Debug)]
+pub struct CarrierText<'t> {
+    pub span: Span,
+    pub parse: JsonParse,
+    pub has_escapes: bool,
+    /// What its top-level values carry, in document order.
+    pub carriers: Vec<Carrier<'t>>,
+}
+
+/// A protocol message, or the part of one, that carries a payload or declares how
+/// payloads are carried.
+#[derive(Debug)]
+pub enum Carrier<'t> {
+    /// Tool arguments holding a SILP wrapper (MCP, draft -01 §7.2).
+    Mcp(McpWrapper<'t>),
+    /// An A2A message using the Slipstream extension.
+    A2aMessage(A2aMessage<'t>),
+    /// An Agent Card's entry for the Slipstream extension.
+    AgentCard(AgentCardExtension),
+    /// A top-level value of a carrier file of `kind` that is none of the messages
+    /// its protocol carries payloads in: nothing in it is linted.
+    Unrecognised {
+        kind: FileKind,
+        value: Span,
+        /// Its JSON type, as messages name it.
+        found: &'static str,
+    },
+}
+
+impl<'t> Carrier<'t> {
+    /// The payload it carries, if any.
+    pub fn carried(&self) -> Option<&Carried<'t>> {
+        match self {
+            Carrier::Mcp(wrapper) => wrapper.carried.as_ref(),
+            Carrier::A2aMessage(message) => message.carried.as_ref(),
+            Carrier::AgentCard(_) | Carrier::Unrecognised { .. } => None,
+        }
+    }
+
+    /// The bytes of the object it was read from.
+    pub fn span(&self) -> &Span {
+        match self {
+            Carrier::Mcp(wrapper) => &wrapper.object,
+            Carrier::A2aMessage(message) => &message.object,
+            Carrier::AgentCard(card) => &card.entry.span,
+            Carrier::Unrecognised { value, .. } => value,
+        }
+    }
+}
+
+/// The SILP wrapper of an MCP tool call.
+#[derive(Debug)]
+pub struct McpWrapper<'t> {
+    /// The object holding the fields: the tool's arguments.
+    pub object: Span,
+    /// `silp_encoding` and `silp_payload` as written (the last of repeated keys).
+    pub encoding: Option<JsonMember>,
+    pub payload: Option<JsonMember>,
+    /// The payload, parsed as the frontend its encoding names when silp-lint reads
+    /// that frontend (`code`, `json`).
+    pub carried: Option<Carried<'t>>,
+}
+
+/// An A2A message that uses the Slipstream extension.
+#[derive(Debug)]
+pub struct A2aMessage<'t> {
+    /// The message object.
+    pub object: Span,
+    /// Its `extensions` and `metadata` values, as written.
+    pub extensions: Option<JsonNode>,
+    pub metadata: Option<JsonNode>,
+    /// The `text` of its first text part.
+    pub text: Option<JsonNode>,
+    /// That text, parsed as SLIP.
+    pub carried: Option<Carried<'t>>,
+}
+
+/// The `capabilities.extensions[]` entry of an Agent Card that names the Slipstream
+/// extension.
+#[derive(Debug)]
+pub struct AgentCardExtension {
+    pub entry: JsonNode,
+}
+
+/// A payload carried in JSON: in an NLIP message's `content`, an MCP wrapper's
+/// `silp_payload`, an A2A message's first text part.
 #[derive(Debug)]
 pub enum Carried<'t> {
     /// A string written without escapes: its bytes are the payload's, parsed in
@@ -125,8 +263,19 @@ pub enum Carried<'t> {
         string: Span,
         document: Box<OwnedDocument>,
     },
-    /// A `content` object whose `subformat` is `silp`: an IR or JSON-frontend payload.
+    /// An object holding an IR or JSON-frontend payload: an NLIP `content` whose
+    /// `subformat` is `silp`, or an MCP `silp_payload` of encoding `json`.
     Object(JsonNode),
+}
+
+impl Carried<'_> {
+    /// The bytes of the string or object that holds the payload.
+    pub fn span(&self) -> &Span {
+        match self {
+            Carried::InPlace { string, .. } | Carried::Escaped { string, .. } => string,
+            Carried::Object(node) => &node.span,
+        }
+    }
 }
 
 self_cell::self_cell!(
@@ -180,17 +329,15 @@ impl<'t> Document<'t> {
     }
 
     /// Every block with payloads, in file order: the document's own, then (right
-    /// after an NLIP message's block) the blocks of the payloads it carries in place.
+    /// after a block holding JSON) the blocks of the payloads it carries in place.
     pub fn all_blocks(&self) -> Vec<&Block<'t>> {
         let mut out = Vec::new();
         for block in &self.blocks {
             out.push(block);
             for item in &block.items {
-                if let Item::Nlip(message) = item {
-                    for carried in &message.carried {
-                        if let Carried::InPlace { block, .. } = carried {
-                            out.push(block);
-                        }
+                for carried in item.carried() {
+                    if let Carried::InPlace { block, .. } = carried {
+                        out.push(block);
                     }
                 }
             }
@@ -221,6 +368,7 @@ fn parse_block(region: Region<'_>) -> Block<'_> {
                 &region.text(),
                 region.span.start,
                 true,
+                region.page(),
             )));
             items
         }
@@ -230,11 +378,12 @@ fn parse_block(region: Region<'_>) -> Block<'_> {
                 if line.text.trim().is_empty() {
                     Item::Blank(line)
                 } else {
-                    Item::Json(json_text(line.text, line.start, false))
+                    Item::Json(json_text(line.text, line.start, false, region.page()))
                 }
             })
             .collect(),
         FileKind::Nlip => vec![Item::Nlip(nlip_message(&region))],
+        FileKind::McpCall | FileKind::A2a => vec![Item::Carrier(carrier_text(&region))],
         FileKind::Markdown => Vec::new(),
     };
     Block { region, items }
@@ -278,55 +427,195 @@ fn silp_item(line: Line<'_>) -> Item<'_> {
     })
 }
 
-fn json_text(text: &str, base: usize, allow_array: bool) -> JsonText {
+fn json_text<'t>(text: &str, base: usize, allow_array: bool, page: &'t str) -> JsonText<'t> {
     let parse = if allow_array {
         parse_json_recovering(text, base)
     } else {
         parse_json(text, base)
     };
-    JsonText {
+    let mut json = JsonText {
         span: base..base + text.len(),
         allow_array,
         parse,
-        has_escapes: memchr::memchr(b'\\', text.as_bytes()).is_some(),
+        has_escapes: has_escapes(text),
+        carriers: Vec::new(),
+    };
+    let carriers = json
+        .values()
+        .into_iter()
+        .filter_map(|(value, _)| mcp::wrapper_in(value))
+        .map(|wrapper| Carrier::Mcp(mcp_wrapper(wrapper, page)))
+        .collect();
+    json.carriers = carriers;
+    json
+}
+
+fn has_escapes(text: &str) -> bool {
+    memchr::memchr(b'\\', text.as_bytes()).is_some()
+}
+
+/// A carrier file's JSON text: one message, or an array of them (a JSON-RPC batch),
+/// parsed recovering as `.silp.json` is.
+fn carrier_text<'t>(region: &Region<'t>) -> CarrierText<'t> {
+    let text = region.text();
+    let base = region.span.start;
+    let parse = parse_json_recovering(&text, base);
+    let mut carriers = Vec::new();
+    if let Some(root) = &parse.value {
+        let values: Vec<&JsonNode> = match &root.value {
+            JsonValue::Array(items) => items.iter().collect(),
+            _ => vec![root],
+        };
+        for value in values {
+            carriers_of(value, region.kind, region.page(), &mut carriers);
+        }
     }
+    CarrierText {
+        span: base..base + text.len(),
+        parse,
+        has_escapes: has_escapes(&text),
+        carriers,
+    }
+}
+
+/// What one top-level value of a carrier file of `kind` carries.
+fn carriers_of<'t>(value: &JsonNode, kind: FileKind, page: &'t str, out: &mut Vec<Carrier<'t>>) {
+    let recognised = match kind {
+        FileKind::McpCall => match mcp::wrapper_in(value) {
+            Some(wrapper) => {
+                out.push(Carrier::Mcp(mcp_wrapper(wrapper, page)));
+                true
+            }
+            None => mcp::is_json_rpc(value),
+        },
+        _ => {
+            let message = a2a::message_in(value).filter(|m| a2a::uses_extension(m));
+            if let Some(message) = message {
+                out.push(Carrier::A2aMessage(a2a_message(message, page)));
+            }
+            out.extend(a2a::card_extensions(value).into_iter().map(|entry| {
+                Carrier::AgentCard(AgentCardExtension {
+                    entry: entry.clone(),
+                })
+            }));
+            a2a::is_a2a_value(value)
+        }
+    };
+    if !recognised {
+        out.push(Carrier::Unrecognised {
+            kind,
+            value: value.span.clone(),
+            found: value.type_name(),
+        });
+    }
+}
+
+/// The last member named `key` of an object, as JSON parsers keep it.
+fn member(object: &JsonNode, key: &str) -> Option<JsonMember> {
+    object
+        .members()
+        .iter()
+        .rev()
+        .find(|m| m.key == key)
+        .cloned()
+}
+
+fn mcp_wrapper<'t>(object: &JsonNode, page: &'t str) -> McpWrapper<'t> {
+    let encoding = member(object, mcp::ENCODING);
+    let payload = member(object, mcp::PAYLOAD);
+    let kind = encoding
+        .as_ref()
+        .and_then(|e| e.value.as_str())
+        .and_then(mcp::payload_kind);
+    let carried = match (kind, &payload) {
+        (Some(kind), Some(payload)) if payload.value.as_str().is_some() => {
+            carried_string(page, &payload.value, kind, false)
+        }
+        (Some(FileKind::SilpJson), Some(payload)) if payload.value.is_object() => {
+            Some(Carried::Object(payload.value.clone()))
+        }
+        _ => None,
+    };
+    McpWrapper {
+        object: object.span.clone(),
+        encoding,
+        payload,
+        carried,
+    }
+}
+
+fn a2a_message<'t>(message: &JsonNode, page: &'t str) -> A2aMessage<'t> {
+    let text = a2a::first_text(message);
+    A2aMessage {
+        object: message.span.clone(),
+        extensions: message.get("extensions").cloned(),
+        metadata: message.get("metadata").cloned(),
+        text: text.cloned(),
+        carried: text.and_then(|text| carried_string(page, text, FileKind::Slip, true)),
+    }
+}
+
+/// A payload of `kind` written in the JSON string `string` of `page`: parsed in place
+/// when written without escapes, else its decoded text parsed on its own. `a2a` when
+/// it is an A2A message's SLIP text.
+fn carried_string<'t>(
+    page: &'t str,
+    string: &JsonNode,
+    kind: FileKind,
+    a2a: bool,
+) -> Option<Carried<'t>> {
+    let decoded = string.as_str()?;
+    let span = string.span.clone();
+    let inner = span.start + 1..span.end - 1;
+    Some(if page.get(inner.clone()) == Some(decoded) {
+        Carried::InPlace {
+            string: span,
+            block: parse_block(Region::within(page, kind, inner, a2a)),
+        }
+    } else {
+        let document = OwnedDocument::new(Arc::from(decoded), |text| {
+            let mut document = parse(text, kind);
+            for block in &mut document.blocks {
+                block.region.a2a = a2a;
+            }
+            document
+        });
+        Carried::Escaped {
+            string: span,
+            document: Box::new(document),
+        }
+    })
 }
 
 fn nlip_message<'t>(region: &Region<'t>) -> NlipMessage<'t> {
     let text = region.text();
     let base = region.span.start;
     let parse = parse_json(&text, base);
+    let page = region.page();
     let mut carried = Vec::new();
+    let mut carriers = Vec::new();
     if let Some(root) = parse.value.as_ref().filter(|root| root.is_object()) {
         for message in nlip::messages(root) {
+            if let Some(wrapper) = message.get("content").and_then(mcp::wrapper_in) {
+                carriers.push(Carrier::Mcp(mcp_wrapper(wrapper, page)));
+                continue;
+            }
             let Some((kind, content)) = nlip::carried_payload(message) else {
                 continue;
             };
-            let Some(decoded) = content.as_str() else {
-                carried.push(Carried::Object(content.clone()));
-                continue;
-            };
-            let string = content.span.clone();
-            let inner = string.start + 1..string.end - 1;
-            let page = region.page();
-            carried.push(if page.get(inner.clone()) == Some(decoded) {
-                Carried::InPlace {
-                    string,
-                    block: parse_block(Region::within(page, kind, inner)),
-                }
+            carried.extend(if content.as_str().is_some() {
+                carried_string(page, content, kind, false)
             } else {
-                Carried::Escaped {
-                    string,
-                    document: Box::new(OwnedDocument::parse(Arc::from(decoded), kind)),
-                }
+                Some(Carried::Object(content.clone()))
             });
         }
     }
     NlipMessage {
         span: base..base + text.len(),
         parse,
-        has_escapes: memchr::memchr(b'\\', text.as_bytes()).is_some(),
+        has_escapes: has_escapes(&text),
         carried,
+        carriers,
     }
 }
 

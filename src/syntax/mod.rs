@@ -2,11 +2,13 @@
 //! carries a byte span into the whole file; parsers take the offset of the text they
 //! are given so embedded payloads (Markdown fences, lines) report file positions.
 
+pub mod a2a;
 pub mod code;
 pub mod document;
 pub mod json;
 pub mod lines;
 pub mod markdown;
+pub mod mcp;
 pub mod nlip;
 pub mod ping;
 pub mod region;

@@ -19,8 +19,12 @@ pub struct Region<'p> {
     fence_lines: Option<Vec<Span>>,
     /// The opening line of a fence that no closing fence ends.
     pub unclosed_fence: Option<Span>,
-    /// Whether the payloads are carried inside a JSON string (an NLIP message).
+    /// Whether the payloads are carried inside a JSON string (an NLIP message, an
+    /// MCP wrapper, an A2A message).
     pub carried: bool,
+    /// Whether the region is the SLIP text of an A2A message, where the SLIP-A2A
+    /// extension's token profile applies.
+    pub a2a: bool,
 }
 
 /// The payload regions of a file of `kind`, in file order: a Markdown page's tagged
@@ -36,6 +40,7 @@ pub fn regions(page: &str, kind: FileKind) -> Vec<Region<'_>> {
                 fence_lines: Some(fence.lines),
                 unclosed_fence: (!fence.closed).then_some(fence.opening),
                 carried: false,
+                a2a: false,
             })
             .collect();
     }
@@ -51,12 +56,14 @@ pub fn regions(page: &str, kind: FileKind) -> Vec<Region<'_>> {
         fence_lines: None,
         unclosed_fence: None,
         carried: false,
+        a2a: false,
     }]
 }
 
 impl<'p> Region<'p> {
-    /// The payloads of `kind` written verbatim at `span` of a file (an NLIP string).
-    pub fn within(page: &'p str, kind: FileKind, span: Span) -> Region<'p> {
+    /// The payloads of `kind` written verbatim at `span` of a file (a JSON string);
+    /// `a2a` when they are an A2A message's SLIP text.
+    pub fn within(page: &'p str, kind: FileKind, span: Span, a2a: bool) -> Region<'p> {
         Region {
             kind,
             span,
@@ -64,6 +71,7 @@ impl<'p> Region<'p> {
             fence_lines: None,
             unclosed_fence: None,
             carried: true,
+            a2a,
         }
     }
 

@@ -93,6 +93,16 @@ SLIP v1 scheduler worker-2 CommitDeadline thread7 "by friday"
 //                                                      ^^^^^^^^ constant.other.req-id.silp
 //                                                                           ^^^^^^^^ invalid.deprecated.excluded-verb.silp
 `,
+  'handoff.test.a2a.json': `// SYNTAX TEST "source.a2a-json" "a hand-written A2A message"
+{"role": "agent", "parts": [{"text": "SLIP v1 reviewer planner EvalApprove lgtm"}]}
+//                                    ^^^^ meta.embedded.line.slip keyword.control.marker.slip
+//                                                             ^^^^^^^^^^^ constant.other.anchor.eval.slip
+`,
+  'page.test.mcp-call.json': `// SYNTAX TEST "source.mcp-call-json" "hand-written tool arguments"
+{"silp_encoding": "code", "silp_payload": "notify(oncall@pager)"}
+//                                         ^^^^^^ meta.embedded.line.silp entity.name.function.verb.silp
+//                                                      ^ keyword.operator.location.silp
+`,
   'notes.test.md': `<!-- SYNTAX TEST "text.html.markdown" "a hand-written Markdown page"
 Run this:
 

@@ -49,13 +49,16 @@ export function initializationOptions(read: SettingReader): InitializationOption
 /** A `DocumentFilter` as vscode-languageclient takes it. */
 export type DocumentFilter = { language: string } | { pattern: string };
 
-/** The documents the server lints: the three payload languages, NLIP envelopes
- *  (VS Code opens `*.nlip.json` as JSON) and, unless turned off, Markdown. */
+/** The documents the server lints: the three payload languages, MCP tool calls and
+ *  A2A messages, NLIP envelopes (VS Code opens `*.nlip.json` as JSON) and, unless
+ *  turned off, Markdown. */
 export function documentSelector(markdown: boolean): DocumentFilter[] {
   const selector: DocumentFilter[] = [
     { language: 'silp' },
     { language: 'slip' },
     { language: 'silp-json' },
+    { language: 'mcp-call-json' },
+    { language: 'a2a-json' },
     { pattern: '**/*.nlip.json' },
   ];
   if (markdown) selector.push({ language: 'markdown' });

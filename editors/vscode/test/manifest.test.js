@@ -19,6 +19,8 @@ test('the languages and their file extensions', () => {
     silp: ['.silp'],
     slip: ['.slip'],
     'silp-json': ['.silp.json', '.silp.jsonl'],
+    'mcp-call-json': ['.mcp-call.json'],
+    'a2a-json': ['.a2a.json'],
   });
   for (const language of contributes.languages) {
     assert.ok(fs.existsSync(path.join(root, language.configuration)), language.configuration);
@@ -40,7 +42,7 @@ test('grammar paths exist, parse, and declare the scope the manifest names', () 
     if (grammar.language !== undefined) assert.ok(languageIds.includes(grammar.language), grammar.language);
     scopes.add(grammar.scopeName);
   }
-  for (const scope of ['source.silp', 'source.slip', 'source.silp-json', 'silp-json.injection', 'markdown.silp.codeblock']) {
+  for (const scope of ['source.silp', 'source.slip', 'source.silp-json', 'source.mcp-call-json', 'source.a2a-json', 'silp-json.injection', 'markdown.silp.codeblock']) {
     assert.ok(scopes.has(scope), scope);
   }
   for (const grammar of contributes.grammars.filter((g) => g.injectTo)) {

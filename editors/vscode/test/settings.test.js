@@ -25,11 +25,13 @@ test('initialization options carry the rule selection and the Markdown switch', 
   assert.equal(initializationOptions((k) => (k === 'draft' ? '7' : undefined)).draft, '02');
 });
 
-test('the document selector covers the payload languages, NLIP files and (optionally) Markdown', () => {
+test('the document selector covers the payload languages, MCP, A2A and NLIP files and (optionally) Markdown', () => {
   assert.deepEqual(documentSelector(true), [
     { language: 'silp' },
     { language: 'slip' },
     { language: 'silp-json' },
+    { language: 'mcp-call-json' },
+    { language: 'a2a-json' },
     { pattern: '**/*.nlip.json' },
     { language: 'markdown' },
   ]);
