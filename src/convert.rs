@@ -20,8 +20,8 @@ use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
 use crate::schema::{self, PayloadSchema};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, CodeParse, Payload};
-use crate::syntax::document::{Block, Item, SilpBody, SilpLine};
-use crate::syntax::json::{JsonNode, JsonValue};
+use crate::syntax::document::{Block, Carried, Carrier, Item, SilpBody, SilpLine};
+use crate::syntax::json::JsonNode;
 use crate::syntax::parse;
 
 /// What `convert` prints.
@@ -134,15 +134,16 @@ fn decode_block(
     irs: &mut Vec<Ir>,
 ) -> Result<(), ConvertError> {
     let region = &block.region;
-    if matches!(region.kind, FileKind::Slip | FileKind::Nlip) {
-        let what = if region.kind == FileKind::Slip {
-            "a `.slip` file holds Slipstream messages"
-        } else {
-            "an NLIP file holds an envelope"
-        };
+    let other = match region.kind {
+        FileKind::Slip => Some("a `.slip` file holds Slipstream messages"),
+        FileKind::A2a => Some("an `.a2a.json` file holds Slipstream messages"),
+        FileKind::Nlip => Some("an NLIP file holds an envelope"),
+        _ => None,
+    };
+    if let Some(what) = other {
         return Err(ConvertError::new(
             region.span.start..region.span.start,
-            format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl` and Markdown files"),
+            format!("{what}, not SILP payloads; convert reads `.silp`, `.silp.json`, `.silp.jsonl`, `.mcp-call.json` and Markdown files"),
         ));
     }
     for item in &block.items {
@@ -162,25 +163,60 @@ fn decode_block(
                 if let Some(error) = json.parse.errors.first() {
                     return Err(ConvertError::new(error.span.clone(), error.message.clone()));
                 }
-                let Some(root) = &json.parse.value else {
+                if json.parse.value.is_none() {
                     return Err(ConvertError::new(
                         json.span.clone(),
                         "expected a JSON payload object",
                     ));
-                };
-                match &root.value {
-                    JsonValue::Array(items) if json.allow_array => {
-                        for item in items {
-                            irs.push(decode_json(text, item, req_id_length)?);
-                        }
+                }
+                // An MCP wrapper's payload is what converts, not the tool arguments.
+                for (value, carrier) in json.values() {
+                    match carrier {
+                        Some(carrier) => decode_carrier(text, carrier, req_id_length, irs)?,
+                        None => irs.push(decode_json(text, value, req_id_length)?),
                     }
-                    _ => irs.push(decode_json(text, root, req_id_length)?),
+                }
+            }
+            Item::Carrier(carriers) => {
+                for carrier in &carriers.carriers {
+                    decode_carrier(text, carrier, req_id_length, irs)?;
                 }
             }
             _ => {}
         }
     }
     Ok(())
+}
+
+/// Decodes the SILP payload an MCP wrapper carries (in `code` or `json`).
+fn decode_carrier(
+    text: &str,
+    carrier: &Carrier,
+    req_id_length: usize,
+    irs: &mut Vec<Ir>,
+) -> Result<(), ConvertError> {
+    let Carrier::Mcp(wrapper) = carrier else {
+        return Ok(());
+    };
+    match &wrapper.carried {
+        Some(Carried::InPlace { block, .. }) => decode_block(text, block, req_id_length, irs),
+        Some(Carried::Escaped { document, .. }) => {
+            let document = document.document();
+            for block in &document.blocks {
+                decode_block(document.text, block, req_id_length, irs)
+                    .map_err(|error| ConvertError::new(wrapper.object.clone(), error.message))?;
+            }
+            Ok(())
+        }
+        Some(Carried::Object(node)) => {
+            irs.push(decode_json(text, node, req_id_length)?);
+            Ok(())
+        }
+        None => Err(ConvertError::new(
+            wrapper.object.clone(),
+            "this MCP wrapper carries no payload in a frontend convert reads (`code` or `json`)",
+        )),
+    }
 }
 
 /// Decodes one code-frontend payload (`payload` starts at byte `base` of its file),

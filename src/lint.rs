@@ -6,7 +6,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{from_code, from_json};
 use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
-use crate::settings::Settings;
+use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
 use crate::syntax::document::{
     Block, Carried, Carrier, CarrierText, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
@@ -366,9 +366,12 @@ impl<'a> Linter<'_, 'a> {
         };
         let mut carried_strings = HashSet::new();
         let is_array = matches!(root.value, JsonValue::Array(_)) && json.allow_array;
+        // The MCP wrapper exists from draft -01 on: under -00 it is a payload object.
+        let wrappers = self.ctx.settings().draft >= Draft::D01;
         for (value, carrier) in json.values() {
             match carrier {
-                Some(carrier) => self.carrier(carrier, &mut carried_strings),
+                Some(carrier) if wrappers => self.carrier(carrier, &mut carried_strings),
+                Some(_) => self.json_payload(value),
                 None if value.is_object() => self.json_payload(value),
                 None if is_array => {
                     self.syntax_errors(&[not_an_object(value, "an array element")]);

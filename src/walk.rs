@@ -55,7 +55,7 @@ pub fn walk(paths: &[String], excluded: &Exclusion, force_exclude: bool) -> Walk
                     kind,
                 }),
                 None => walk.errors.push(format!(
-                    "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json or .md)"
+                    "{given}: not a payload file (expected .silp, .slip, .silp.json, .silp.jsonl, .nlip.json, .mcp-call.json, .a2a.json or .md)"
                 )),
             },
             Ok(meta) if meta.is_dir() => {

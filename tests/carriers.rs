@@ -256,3 +256,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn convert_reads_the_payloads_mcp_wrappers_carry_and_refuses_a2a_files() {
+    use silp_lint::convert::{convert, Target};
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plan","arguments":{"silp_encoding":"code","silp_payload":"if !rain(t+1): start(hike)","user":"x"}}}"#;
+    assert_eq!(
+        convert(call, FileKind::McpCall, Target::Code, 8).unwrap(),
+        "if !rain(t+1): start(hike)\n"
+    );
+    // In a `.silp.json` array, a wrapper converts its payload, a payload itself.
+    let mixed = r#"[{"silp_encoding":"json","silp_payload":"{\"intent\":\"!CANCEL\",\"act\":\"flight\"}"},{"intent":"!START","act":"x"}]"#;
+    assert_eq!(
+        convert(mixed, FileKind::SilpJson, Target::Code, 8).unwrap(),
+        "cancel(flight)\nstart(x)\n"
+    );
+    let prose = r#"{"silp_encoding":"natural","silp_payload":"Start the hike unless it rains."}"#;
+    let error = convert(prose, FileKind::McpCall, Target::Code, 8).unwrap_err();
+    assert!(
+        error
+            .message
+            .contains("no payload in a frontend convert reads"),
+        "{}",
+        error.message
+    );
+    let message = r#"{"message":{"role":"user","parts":[{"text":"SLIP v1 a b Accept"}]}}"#;
+    let error = convert(message, FileKind::A2a, Target::Code, 8).unwrap_err();
+    assert!(
+        error.message.contains("holds Slipstream messages"),
+        "{}",
+        error.message
+    );
+}

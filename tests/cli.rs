@@ -88,3 +88,41 @@ fn standard_input_is_sorted_among_the_files_in_json() {
         .collect();
     assert_eq!(paths, ["aa.slip", "err.slip"]);
 }
+
+/// The README's first command: the bundled prompt library's `clean/` folder passes
+/// under the default draft, and every file in `faulty/` gets a diagnostic.
+#[test]
+fn bundled_prompt_library_clean_passes_and_every_faulty_file_is_reported() {
+    use std::process::Command;
+    let run = |path: &str| {
+        Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+            .args(["check", "--output-format", "concise", path])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("the binary runs")
+    };
+    let clean = run("examples/prompt-library/clean");
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+    let faulty = run("examples/prompt-library/faulty");
+    assert_eq!(faulty.status.code(), Some(1));
+    let reported = String::from_utf8_lossy(&faulty.stdout);
+    let folder =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/prompt-library/faulty");
+    for entry in std::fs::read_dir(folder).expect("faulty/ exists") {
+        let name = entry
+            .expect("an entry")
+            .file_name()
+            .into_string()
+            .expect("UTF-8 name");
+        let prefix = format!("examples/prompt-library/faulty/{name}:");
+        assert!(
+            reported.lines().any(|line| line.starts_with(&prefix)),
+            "nothing reported in {name}:\n{reported}"
+        );
+    }
+}

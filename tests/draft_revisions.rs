@@ -143,3 +143,19 @@ fn the_configuration_sets_the_draft_and_the_command_line_replaces_it() {
     assert_eq!(status, 2);
     assert!(stderr.contains("`7` is not one of 00, 01, 02"), "{stderr}");
 }
+
+#[test]
+fn an_mcp_wrapper_in_a_silp_json_file_exists_from_01_on() {
+    let text = r#"{"silp_encoding":"code","silp_payload":"begin(hike)"}"#;
+    let codes = |draft| -> Vec<&str> {
+        found(text, FileKind::SilpJson, draft)
+            .into_iter()
+            .map(|(code, ..)| code)
+            .collect()
+    };
+    // Under -00 the object is a JSON-frontend payload without an `intent`.
+    assert_eq!(codes(Draft::D00), ["SL410"]);
+    // From -01 on its payload is linted: `begin` is no whitelisted verb.
+    assert_eq!(codes(Draft::D01), ["SL101"]);
+    assert_eq!(codes(Draft::D02), ["SL101"]);
+}

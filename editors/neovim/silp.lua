@@ -44,7 +44,10 @@ function M.is_payload_buffer(bufnr)
     return M.config.markdown
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
-  return name:match('%.silp%.jsonl?$') ~= nil or name:match('%.nlip%.json$') ~= nil
+  return name:match('%.silp%.jsonl?$') ~= nil
+    or name:match('%.nlip%.json$') ~= nil
+    or name:match('%.mcp%-call%.json$') ~= nil
+    or name:match('%.a2a%.json$') ~= nil
 end
 
 --- The folder holding the nearest root marker above `path`, else the file's folder.
@@ -117,7 +120,13 @@ function M.setup(opts)
   vim.filetype.add({
     extension = { silp = 'silp', slip = 'slip' },
     -- JSON payload files keep the json filetype (and its highlighting).
-    pattern = { ['.*%.silp%.jsonl'] = 'json', ['.*%.silp%.json'] = 'json', ['.*%.nlip%.json'] = 'json' },
+    pattern = {
+      ['.*%.silp%.jsonl'] = 'json',
+      ['.*%.silp%.json'] = 'json',
+      ['.*%.nlip%.json'] = 'json',
+      ['.*%.mcp%-call%.json'] = 'json',
+      ['.*%.a2a%.json'] = 'json',
+    },
   })
   local group = vim.api.nvim_create_augroup('silp_lint', { clear = true })
   if vim.fn.has('nvim-0.8') == 0 then

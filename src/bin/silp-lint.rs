@@ -30,7 +30,9 @@ use std::sync::Arc;
     long_about = "Lint SILP, Slipstream SLIP and NLIP agent payloads.\n\n\
         Files: *.silp (code frontend, one payload per line), *.slip (Slipstream lines), \
         *.silp.json / *.silp.jsonl (IR documents and JSON-frontend payloads), \
-        *.nlip.json (NLIP messages), *.md (fenced silp, slip and silp-json blocks).\n\n\
+        *.nlip.json (NLIP messages), *.mcp-call.json (MCP tool calls with SILP \
+        wrappers), *.a2a.json (A2A messages and Agent Cards using Slipstream), \
+        *.md (fenced silp, slip and silp-json blocks).\n\n\
         With no command, `check` runs.",
     after_help = "Exit status: 0 when no error or warning remains, 1 when one does, \
         2 on a usage error, an input that could not be read (a missing path; a FIFO, \

@@ -149,8 +149,7 @@ fn char_at(rope: &Rope, position: Position, encoding: Encoding) -> usize {
         }
     }
     // Chars to columns and back (a column inside a character gives that character).
-    let (to_units, to_char): (fn(&Rope, usize) -> usize, fn(&Rope, usize) -> usize) = match encoding
-    {
+    let (to_units, to_char): (RopeIndex, RopeIndex) = match encoding {
         Encoding::Utf16 => (Rope::char_to_utf16_cu, Rope::utf16_cu_to_char),
         Encoding::Utf8 => (Rope::char_to_byte, Rope::byte_to_char),
     };
@@ -161,6 +160,9 @@ fn char_at(rope: &Rope, position: Position, encoding: Encoding) -> usize {
         to_char(rope, target)
     }
 }
+
+/// One of ropey's conversions between char indices and another unit.
+type RopeIndex = fn(&Rope, usize) -> usize;
 
 /// The kind of a document from its language id, else from its URI's file name:
 /// every kind `check` lints, Markdown pages included (their payload fences, and

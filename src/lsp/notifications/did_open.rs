@@ -27,7 +27,8 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidOpenTextDocumentPara
                 lsp::MessageType::LOG,
                 format!(
                     "silp-lint: not linting {key} (language `{}`): not a .silp, .slip, \
-                     .silp.json, .silp.jsonl, .nlip.json or Markdown document",
+                     .silp.json, .silp.jsonl, .nlip.json, .mcp-call.json, .a2a.json or \
+                     Markdown document",
                     item.language_id
                 ),
             )
