@@ -5,7 +5,7 @@ RSS per size and the growth from 1x to 16x, and marks a row whose time or memory
 grows much faster than its input (quadratic), or whose largest input (10 MB or
 less) takes over 2 s or 512 MiB.
 
-usage: scripts/scaling.py BIN [--base N]   (scripts/bench.sh runs it)
+usage: scripts/scaling.py [BIN]   (scripts/bench.sh runs it)
 """
 import json
 import os
@@ -16,6 +16,11 @@ import tempfile
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/silp-lint"
 FACTORS = (1, 4, 16)
 LIMIT_SECONDS, LIMIT_MIB = 2.0, 512
+
+
+def file_of_payloads(n):
+    line = "if !rain(t+1): start(hike) else: start(cards@indoor); email(zhangsan)\n"
+    return "library.silp", line * n
 
 
 def jsonl_same_req_id(n):
@@ -78,6 +83,7 @@ def markdown_nesting(n):
 
 # name, generator, base count, command
 CASES = [
+    ("a file of N clean payloads", file_of_payloads, 40_000, "check"),
     ("SL303: one req_id, N uses", jsonl_same_req_id, 10_000, "check"),
     ("one long non-ASCII line", long_non_ascii_line, 40_000, "check"),
     ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),

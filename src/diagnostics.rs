@@ -6,6 +6,7 @@
 
 use crate::source::{floor_char_boundary, Span};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// How serious a diagnostic is. `check` exits 1 when an error or warning remains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -141,12 +142,12 @@ pub fn is_valid_span(text: &str, span: &Span) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub applicability: Applicability,
-    pub message: String,
+    pub message: Cow<'static, str>,
     pub edits: Vec<Edit>,
 }
 
 impl Fix {
-    pub fn safe(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+    pub fn safe(message: impl Into<Cow<'static, str>>, edits: Vec<Edit>) -> Fix {
         Fix {
             applicability: Applicability::Safe,
             message: message.into(),
@@ -154,7 +155,7 @@ impl Fix {
         }
     }
 
-    pub fn unsafe_(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+    pub fn unsafe_(message: impl Into<Cow<'static, str>>, edits: Vec<Edit>) -> Fix {
         Fix {
             applicability: Applicability::Unsafe,
             message: message.into(),
@@ -230,13 +231,17 @@ impl RuleMeta {
 
 /// One finding of one rule in one file.
 #[derive(Clone, Debug)]
+///
+/// A run holds every diagnostic until its cross-file pass is done, so texts that
+/// are the same for every diagnostic of a rule are borrowed, not copied, and the
+/// fix (most diagnostics have none) is boxed.
 pub struct Diagnostic {
     pub rule: &'static RuleMeta,
     pub severity: Severity,
     pub message: String,
-    pub help: Option<String>,
+    pub help: Option<Cow<'static, str>>,
     pub span: Span,
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
     pub related: Vec<Related>,
 }
 

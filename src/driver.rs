@@ -168,7 +168,10 @@ impl CheckedFile {
 }
 
 fn lint_one(path: String, kind: FileKind, text: &str, settings: Arc<Settings>) -> Linted {
-    let lint = lint_text(text, kind, &settings);
+    let mut lint = lint_text(text, kind, &settings);
+    // Held until the run's cross-file pass: without the growth slack.
+    lint.diagnostics.shrink_to_fit();
+    lint.req_ids.shrink_to_fit();
     let file = CheckedFile {
         path,
         kind,

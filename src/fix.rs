@@ -23,7 +23,7 @@ use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine
 use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document, OwnedDocument};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 /// The most lint-and-fix rounds one file gets.
@@ -95,10 +95,10 @@ fn fix_documents(
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     for _ in 0..MAX_ROUNDS {
         let current_text = current.document().text;
-        let diagnostics: Vec<Diagnostic> = lint(current.document())
-            .into_iter()
-            .filter(|d| !refused_fixes.contains(&fix_key(current_text, d)))
-            .collect();
+        let (diagnostics, keys): (Vec<Diagnostic>, Vec<FixKey>) =
+            keyed(current_text, lint(current.document()))
+                .filter(|(_, key)| !refused_fixes.contains(key))
+                .unzip();
         let mut chosen = choose(current_text, &diagnostics, unsafe_fixes);
         // A fix the meaning check refuses is left out and the round tried again
         // with the others, so one bad fix does not hold back the rest of the file.
@@ -127,7 +127,8 @@ fn fix_documents(
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
                     }
-                    refused_fixes.extend(bad.iter().map(|d| fix_key(current_text, d)));
+                    refused_fixes
+                        .extend(bad.iter().map(|&d| keys[index_in(&diagnostics, d)].clone()));
                     refused.extend(refusals.into_iter().map(|refusal| refusal.message));
                     chosen = good;
                 }
@@ -155,22 +156,44 @@ fn fix_documents(
     })
 }
 
-/// What identifies a fix from one round's lint to the next (spans move as other
-/// fixes apply; the rule, the message and each edit with the text it replaces do
-/// not).
-type FixKey = (&'static str, String, Vec<(String, String)>);
+/// What identifies a fix from one round's lint to the next: spans move as other
+/// fixes apply; the rule, the message, each edit with the text it replaces, and
+/// the how-manieth such fix of the file it is do not. (Without that count, one
+/// refused deletion of a character would hold back the same deletion everywhere
+/// else in the file until the next run.)
+type FixKey = (SameFix, usize);
 
-fn fix_key(text: &str, diagnostic: &Diagnostic) -> FixKey {
-    let edits = diagnostic
-        .fix
-        .iter()
-        .flat_map(|f| &f.edits)
-        .map(|e| {
-            let replaced = text.get(e.span.clone()).unwrap_or_default();
-            (replaced.to_string(), e.content.clone())
-        })
-        .collect();
-    (diagnostic.code(), diagnostic.message.clone(), edits)
+/// A fix's rule, message and edits (each with the text it replaces).
+type SameFix = (&'static str, String, Vec<(String, String)>);
+
+/// Each diagnostic of one round (in position order) with its key.
+fn keyed(
+    text: &str,
+    diagnostics: Vec<Diagnostic>,
+) -> impl Iterator<Item = (Diagnostic, FixKey)> + '_ {
+    let mut seen: HashMap<SameFix, usize> = HashMap::new();
+    diagnostics.into_iter().map(move |diagnostic| {
+        let edits = diagnostic
+            .fix
+            .iter()
+            .flat_map(|f| &f.edits)
+            .map(|e| {
+                let replaced = text.get(e.span.clone()).unwrap_or_default();
+                (replaced.to_string(), e.content.clone())
+            })
+            .collect();
+        let fix = (diagnostic.code(), diagnostic.message.clone(), edits);
+        let count = seen.entry(fix.clone()).or_insert(0);
+        *count += 1;
+        let key = (fix, *count);
+        (diagnostic, key)
+    })
+}
+
+/// The index of `item`, an element of `items`, in `items`.
+fn index_in<T>(items: &[T], item: &T) -> usize {
+    let offset = item as *const T as usize - items.as_ptr() as usize;
+    offset / std::mem::size_of::<T>().max(1)
 }
 
 /// Whether one of a diagnostic's fix edits touches `span`.

@@ -165,7 +165,7 @@ fn window_relint(
             return None;
         }
     }
-    let mut req_ids: Vec<(String, Span)> = Vec::with_capacity(previous.req_ids.len());
+    let mut req_ids: Vec<(Box<str>, Span)> = Vec::with_capacity(previous.req_ids.len());
     let mut after_ids = Vec::new();
     for fact in &previous.req_ids {
         match place(&fact.span, start, old_end, reaches_eof) {

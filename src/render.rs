@@ -112,6 +112,111 @@ pub struct Writer<'o> {
     sarif_results: Vec<serde_json::Value>,
 }
 
+/// One file's diagnostics rendered on their own, so that a run can render files on
+/// several threads and write them in path order (`Writer::write_rendered`).
+pub struct RenderedFile {
+    bytes: Vec<u8>,
+    /// How many JSON objects `bytes` holds, each after a `,\n` (JSON format).
+    json_objects: usize,
+}
+
+/// Renders one file's diagnostics in `format`: any format but SARIF, whose log is
+/// one JSON document for the whole run (`Writer::file` collects it).
+pub fn render_file(
+    file: &FileDiagnostics,
+    format: OutputFormat,
+    color: bool,
+) -> io::Result<RenderedFile> {
+    let mut out = Vec::new();
+    let mut json_objects = 0;
+    match format {
+        OutputFormat::Json => {
+            for diagnostic in json_diagnostics(file) {
+                out.write_all(b",\n")?;
+                let pretty = serde_json::to_string_pretty(&diagnostic)?;
+                for (i, line) in pretty.lines().enumerate() {
+                    if i > 0 {
+                        out.write_all(b"\n")?;
+                    }
+                    write!(out, "  {line}")?;
+                }
+                json_objects += 1;
+            }
+        }
+        OutputFormat::JsonLines => {
+            for diagnostic in json_diagnostics(file) {
+                serde_json::to_writer(&mut out, &diagnostic)?;
+                writeln!(out)?;
+            }
+        }
+        OutputFormat::Concise => {
+            let locator = Locator::new(file.text);
+            for d in file.diagnostics {
+                let at = locator.location(d.span.start);
+                writeln!(
+                    out,
+                    "{}:{}:{}: {} {}",
+                    file.path, at.line, at.column, d.rule.code, d.message
+                )?;
+            }
+        }
+        OutputFormat::Github => {
+            let locator = Locator::new(file.text);
+            for d in file.diagnostics {
+                let start = locator.location(d.span.start);
+                let end = locator.location(d.span.end);
+                let level = match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info | Severity::Hint => "notice",
+                };
+                // The help goes on a second line of the same annotation.
+                let message = match &d.help {
+                    Some(help) => format!("{}\nhelp: {help}", d.message),
+                    None => d.message.clone(),
+                };
+                writeln!(
+                    out,
+                    "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                    escape_property(annotation_path(file.path)),
+                    start.line,
+                    start.column,
+                    end.line,
+                    end.column,
+                    escape_property(d.rule.code),
+                    escape_data(&message),
+                )?;
+            }
+        }
+        OutputFormat::Sarif => {
+            return Err(io::Error::other(
+                "SARIF is written for the whole run, not file by file",
+            ))
+        }
+        OutputFormat::Human => {
+            // Editors hide a byte-order mark, so the reports' columns leave it
+            // out too. One source (ariadne's line index) serves the whole file.
+            let (text, bom) = match file.text.strip_prefix('\u{feff}') {
+                Some(rest) => (rest, '\u{feff}'.len_utf8()),
+                None => (file.text, 0),
+            };
+            let source = HumanSource {
+                path: file.path.to_string(),
+                text,
+                bom,
+                source: ariadne::Source::from(text),
+            };
+            for d in file.diagnostics {
+                human(&mut out, &source, d, color)?;
+            }
+        }
+    }
+    Ok(RenderedFile {
+        bytes: out,
+        json_objects,
+    })
+}
+
 impl<'o> Writer<'o> {
     pub fn new(out: &'o mut dyn Write, format: OutputFormat, color: bool) -> Writer<'o> {
         Writer {
@@ -125,97 +230,26 @@ impl<'o> Writer<'o> {
 
     /// Writes one file's diagnostics.
     pub fn file(&mut self, file: &FileDiagnostics) -> io::Result<()> {
-        let out = &mut *self.out;
-        match self.format {
-            OutputFormat::Json => {
-                for diagnostic in json_diagnostics(file) {
-                    out.write_all(if self.json_objects == 0 {
-                        b"[\n"
-                    } else {
-                        b",\n"
-                    })?;
-                    let pretty = serde_json::to_string_pretty(&diagnostic)?;
-                    for (i, line) in pretty.lines().enumerate() {
-                        if i > 0 {
-                            out.write_all(b"\n")?;
-                        }
-                        write!(out, "  {line}")?;
-                    }
-                    self.json_objects += 1;
-                }
-                Ok(())
-            }
-            OutputFormat::JsonLines => {
-                for diagnostic in json_diagnostics(file) {
-                    serde_json::to_writer(&mut *out, &diagnostic)?;
-                    writeln!(out)?;
-                }
-                Ok(())
-            }
-            OutputFormat::Concise => {
-                let locator = Locator::new(file.text);
-                for d in file.diagnostics {
-                    let at = locator.location(d.span.start);
-                    writeln!(
-                        out,
-                        "{}:{}:{}: {} {}",
-                        file.path, at.line, at.column, d.rule.code, d.message
-                    )?;
-                }
-                Ok(())
-            }
-            OutputFormat::Github => {
-                let locator = Locator::new(file.text);
-                for d in file.diagnostics {
-                    let start = locator.location(d.span.start);
-                    let end = locator.location(d.span.end);
-                    let level = match d.severity {
-                        Severity::Error => "error",
-                        Severity::Warning => "warning",
-                        Severity::Info | Severity::Hint => "notice",
-                    };
-                    // The help goes on a second line of the same annotation.
-                    let message = match &d.help {
-                        Some(help) => format!("{}\nhelp: {help}", d.message),
-                        None => d.message.clone(),
-                    };
-                    writeln!(
-                        out,
-                        "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                        escape_property(annotation_path(file.path)),
-                        start.line,
-                        start.column,
-                        end.line,
-                        end.column,
-                        escape_property(d.rule.code),
-                        escape_data(&message),
-                    )?;
-                }
-                Ok(())
-            }
-            OutputFormat::Sarif => {
-                self.sarif_results.extend(sarif_results(file));
-                Ok(())
-            }
-            OutputFormat::Human => {
-                // Editors hide a byte-order mark, so the reports' columns leave it
-                // out too. One source (ariadne's line index) serves the whole file.
-                let (text, bom) = match file.text.strip_prefix('\u{feff}') {
-                    Some(rest) => (rest, '\u{feff}'.len_utf8()),
-                    None => (file.text, 0),
-                };
-                let source = HumanSource {
-                    path: file.path.to_string(),
-                    text,
-                    bom,
-                    source: ariadne::Source::from(text),
-                };
-                for d in file.diagnostics {
-                    human(out, &source, d, self.color)?;
-                }
-                Ok(())
-            }
+        if self.format == OutputFormat::Sarif {
+            self.sarif_results.extend(sarif_results(file));
+            return Ok(());
         }
+        let rendered = render_file(file, self.format, self.color)?;
+        self.write_rendered(&rendered)
+    }
+
+    /// Writes a file `render_file` rendered in this writer's format.
+    pub fn write_rendered(&mut self, rendered: &RenderedFile) -> io::Result<()> {
+        let mut bytes = &rendered.bytes[..];
+        if self.format == OutputFormat::Json && rendered.json_objects > 0 {
+            if self.json_objects == 0 {
+                // The array opens before its first object instead of a separator.
+                self.out.write_all(b"[\n")?;
+                bytes = &bytes[2..];
+            }
+            self.json_objects += rendered.json_objects;
+        }
+        self.out.write_all(bytes)
     }
 
     /// Closes the output.

@@ -148,7 +148,7 @@ fn diagnostic(code: &str, span: std::ops::Range<usize>, fix: Fix) -> Diagnostic 
         message: "test".to_string(),
         help: None,
         span,
-        fix: Some(fix),
+        fix: Some(Box::new(fix)),
         related: Vec::new(),
     }
 }
@@ -719,4 +719,23 @@ fn removing_an_unused_suppression_on_the_first_line_keeps_the_byte_order_mark() 
     let text = "\u{feff}# silp-lint: ignore[SL101]\r\ncancel(x)\r\n";
     let fixed = fix_text(text, FileKind::Silp, &Settings::default(), false).unwrap();
     assert_eq!(visible(&fixed.text), "<BOM>cancel(x)<CRLF>\n");
+}
+
+/// Found by the `fix_fmt` fuzzer: one refused deletion of U+FE0F (the payload would
+/// no longer parse) held back the same deletion in another payload, so a second
+/// `--fix` still had something to fix. One run now does all it can.
+#[test]
+fn a_refused_fix_does_not_hold_back_the_same_fix_elsewhere() {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/corpus/fix_fmt/regression_refused_fix_held_back_the_same_fix_elsewhere"),
+    )
+    .expect("the regression input is committed");
+    // The fuzz input's first byte picks the kind (0: `.silp`).
+    let text = String::from_utf8_lossy(&bytes[1..]);
+    let settings = Settings::default();
+    let first = fix_text(&text, FileKind::Silp, &settings, false).expect("some fixes apply");
+    assert!(!first.refused.is_empty(), "the input has a refused fix");
+    let second = fix_text(&first.text, FileKind::Silp, &settings, false);
+    assert_eq!(second.map_or(0, |again| again.applied), 0);
 }

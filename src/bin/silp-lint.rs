@@ -181,6 +181,7 @@ enum ColorChoice {
 const COMMANDS: [&str; 7] = ["check", "convert", "fmt", "rule", "rules", "help", "lsp"];
 
 fn main() -> ExitCode {
+    silp_lint::memory::disable_transparent_huge_pages();
     let mut args: Vec<String> = std::env::args().collect();
     // `check` is the default command: `silp-lint PATHS` means `silp-lint check PATHS`.
     let first = args.get(1).map(String::as_str);
@@ -319,8 +320,10 @@ fn check(args: CheckArgs) -> ExitCode {
     }
 }
 
-/// Prints the run's diagnostics file by file (each file's text is read again
-/// only while its diagnostics are shown), then the summary for people.
+/// Prints the run's diagnostics file by file, then the summary for people. Files
+/// are rendered on the worker threads a few dozen at a time (each file's text read
+/// again only while its diagnostics are rendered) and written in path order; SARIF,
+/// one JSON document for the run, is collected file by file instead.
 fn write_report(
     run: &driver::CheckRun,
     format: OutputFormat,
@@ -328,22 +331,46 @@ fn write_report(
     quiet: bool,
     errors: &mut Vec<String>,
 ) -> std::io::Result<()> {
+    use rayon::prelude::*;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut writer = render::Writer::new(&mut out, format, color);
-    for file in run.files.iter().filter(|f| !f.diagnostics.is_empty()) {
-        let text = match file.source() {
-            Ok(text) => text,
-            Err(error) => {
-                errors.push(error);
-                continue;
-            }
-        };
-        writer.file(&FileDiagnostics {
+    let reported: Vec<&driver::CheckedFile> = run
+        .files
+        .iter()
+        .filter(|f| !f.diagnostics.is_empty())
+        .collect();
+    let render_one = |file: &&driver::CheckedFile| -> Result<render::RenderedFile, String> {
+        let text = file.source()?;
+        let diagnostics = FileDiagnostics {
             path: &file.path,
             text: &text,
             diagnostics: &file.diagnostics,
-        })?;
+        };
+        render::render_file(&diagnostics, format, color)
+            .map_err(|e| format!("{}: cannot render diagnostics: {e}", file.path))
+    };
+    for chunk in reported.chunks(64) {
+        if format == OutputFormat::Sarif {
+            for file in chunk {
+                match file.source() {
+                    Ok(text) => writer.file(&FileDiagnostics {
+                        path: &file.path,
+                        text: &text,
+                        diagnostics: &file.diagnostics,
+                    })?,
+                    Err(error) => errors.push(error),
+                }
+            }
+            continue;
+        }
+        let rendered: Vec<_> = chunk.par_iter().map(render_one).collect();
+        for file in rendered {
+            match file {
+                Ok(file) => writer.write_rendered(&file)?,
+                Err(error) => errors.push(error),
+            }
+        }
     }
     writer.finish()?;
     let diagnostics = run.files.iter().flat_map(|f| f.diagnostics.iter());

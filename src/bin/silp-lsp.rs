@@ -5,6 +5,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    silp_lint::memory::disable_transparent_huge_pages();
     match silp_lint::lsp::serve_stdio() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

@@ -40,7 +40,7 @@ impl Rule for DuplicateReqId {
     fn check_run(&self, run: &mut RunContext) {
         // The uses of each repeated value, keyed and so ordered by its first use.
         let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (i, first) in repeats(run.req_ids, |use_| use_.fact.value.as_str()) {
+        for (i, first) in repeats(run.req_ids, |use_| &*use_.fact.value) {
             groups.entry(first).or_insert_with(|| vec![first]).push(i);
         }
         let place = |run: &RunContext, use_: &super::ReqIdUse| {

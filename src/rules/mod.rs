@@ -283,7 +283,11 @@ impl<'a> Context<'a> {
         if !self.settings.enabled(rule) {
             return Reported(None);
         }
-        let message = crate::unicode::visible(&message.into()).into_owned();
+        let message: String = message.into();
+        let message = match crate::unicode::visible(&message) {
+            std::borrow::Cow::Owned(visible) => visible,
+            std::borrow::Cow::Borrowed(_) => message,
+        };
         if let Some(seen) = &mut self.distinct {
             if !seen.insert((rule.code, message.clone())) {
                 return Reported(None);
@@ -351,9 +355,13 @@ impl<'a> Context<'a> {
                     "{omitted} more {} diagnostics in this file are not shown",
                     meta.code
                 ),
-                help: Some(format!(
-                    "silp-lint reports at most {} diagnostics of one rule per file; fix these and run it again", self.per_rule
-                )),
+                help: Some(
+                    format!(
+                        "silp-lint reports at most {} diagnostics of one rule per file; fix these and run it again",
+                        self.per_rule
+                    )
+                    .into(),
+                ),
                 span: span.clone(),
                 fix: None,
                 related: Vec::new(),
@@ -376,7 +384,7 @@ pub(crate) fn report_deletable_char(
     start: usize,
     c: char,
     name: &str,
-    help: &str,
+    help: &'static str,
 ) {
     let at = start..start + c.len_utf8();
     ctx.report(
@@ -395,9 +403,13 @@ pub(crate) fn report_deletable_char(
 pub struct Reported<'a>(Option<&'a mut Diagnostic>);
 
 impl Reported<'_> {
-    pub fn help(mut self, help: impl Into<String>) -> Self {
+    pub fn help(mut self, help: impl Into<std::borrow::Cow<'static, str>>) -> Self {
         if let Some(d) = self.0.as_mut() {
-            d.help = Some(crate::unicode::visible(&help.into()).into_owned());
+            let mut help = help.into();
+            if let std::borrow::Cow::Owned(visible) = crate::unicode::visible(&help) {
+                help = visible.into();
+            }
+            d.help = Some(help);
         }
         self
     }
@@ -411,31 +423,37 @@ impl Reported<'_> {
 
     pub fn fix(mut self, fix: Fix) -> Self {
         if let Some(d) = self.0.as_mut() {
-            d.fix = Some(fix);
+            d.fix = Some(Box::new(fix));
         }
         self
     }
 }
 
 /// A `req_id` written in a payload of a file, with its 1-based line and column, so
-/// cross-file rules can name it without the file's text.
+/// cross-file rules can name it without the file's text. A run holds one for every
+/// use in every file until its cross-file pass, so it is kept small.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReqIdFact {
-    pub value: String,
+    pub value: Box<str>,
     pub span: Span,
-    pub line: usize,
-    pub column: usize,
+    pub line: u32,
+    pub column: u32,
 }
 
 impl ReqIdFact {
     /// The fact for `value` written at `span` of `text`, whose lines `index` holds.
-    pub fn new(value: String, span: Span, text: &str, index: &crate::source::LineIndex) -> Self {
+    pub fn new(
+        value: impl Into<Box<str>>,
+        span: Span,
+        text: &str,
+        index: &crate::source::LineIndex,
+    ) -> Self {
         let at = index.location(text, span.start);
         ReqIdFact {
-            value,
+            value: value.into(),
             span,
-            line: at.line,
-            column: at.column,
+            line: u32::try_from(at.line).unwrap_or(u32::MAX),
+            column: u32::try_from(at.column).unwrap_or(u32::MAX),
         }
     }
 }
