@@ -93,6 +93,7 @@ fn fix_documents(
     let mut refused: Vec<String> = Vec::new();
     // Fixes refused in an earlier round, which the next lint reports again.
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
+    let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
         let current_text = current.document().text;
         let (diagnostics, keys): (Vec<Diagnostic>, Vec<FixKey>) =
@@ -135,6 +136,14 @@ fn fix_documents(
             }
         };
         let Some(next) = next else {
+            // Fixes refused against an earlier text are tried once more against
+            // this one (a second `--fix` would try them), while that makes progress.
+            if applied > applied_when_cleared && !refused_fixes.is_empty() {
+                refused_fixes.clear();
+                refused.clear();
+                applied_when_cleared = applied;
+                continue;
+            }
             break;
         };
         applied += chosen.len();

@@ -721,21 +721,45 @@ fn removing_an_unused_suppression_on_the_first_line_keeps_the_byte_order_mark() 
     assert_eq!(visible(&fixed.text), "<BOM>cancel(x)<CRLF>\n");
 }
 
+/// The text of a committed `fix_fmt` fuzz input (its first byte picks the kind).
+fn fuzz_input(name: &str) -> (FileKind, String) {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/corpus/fix_fmt")
+            .join(name),
+    )
+    .expect("the regression input is committed");
+    let kind = [FileKind::Silp, FileKind::Slip][usize::from(bytes[0])];
+    (kind, String::from_utf8_lossy(&bytes[1..]).into_owned())
+}
+
+/// What a second `--fix` of `text` fixes after a first one.
+fn fixed_by_a_second_run(text: &str, kind: FileKind) -> usize {
+    let settings = Settings::default();
+    let first = fix_text(text, kind, &settings, false).expect("some fixes apply");
+    fix_text(&first.text, kind, &settings, false).map_or(0, |again| again.applied)
+}
+
 /// Found by the `fix_fmt` fuzzer: one refused deletion of U+FE0F (the payload would
 /// no longer parse) held back the same deletion in another payload, so a second
 /// `--fix` still had something to fix. One run now does all it can.
 #[test]
 fn a_refused_fix_does_not_hold_back_the_same_fix_elsewhere() {
-    let bytes = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fuzz/corpus/fix_fmt/regression_refused_fix_held_back_the_same_fix_elsewhere"),
-    )
-    .expect("the regression input is committed");
-    // The fuzz input's first byte picks the kind (0: `.silp`).
-    let text = String::from_utf8_lossy(&bytes[1..]);
-    let settings = Settings::default();
-    let first = fix_text(&text, FileKind::Silp, &settings, false).expect("some fixes apply");
+    let (kind, text) = fuzz_input("regression_refused_fix_held_back_the_same_fix_elsewhere");
+    let first = fix_text(&text, kind, &Settings::default(), false).expect("some fixes apply");
     assert!(!first.refused.is_empty(), "the input has a refused fix");
-    let second = fix_text(&first.text, FileKind::Silp, &settings, false);
-    assert_eq!(second.map_or(0, |again| again.applied), 0);
+    assert_eq!(fixed_by_a_second_run(&text, kind), 0);
+}
+
+/// Found by the `fix_fmt` fuzzer: deleting an unused suppression on line 1 alone
+/// would have made line 2's U+FEFF a byte-order mark, so it was refused; the round
+/// after deleted the U+FEFF, and the suppression's deletion, now safe, was left for
+/// a second run. Refused fixes are tried again once the text has moved on.
+#[test]
+fn a_fix_refused_before_another_fix_made_it_safe_is_applied_in_the_same_run() {
+    let (kind, text) = fuzz_input("regression_fix_refused_before_another_fix_made_it_safe");
+    let fixed = fix_text(&text, kind, &Settings::default(), false).expect("some fixes apply");
+    assert!(fixed.by_rule.contains_key("SL801"), "{:?}", fixed.by_rule);
+    assert!(fixed.refused.is_empty(), "{:?}", fixed.refused);
+    assert_eq!(fixed_by_a_second_run(&text, kind), 0);
 }

@@ -12,7 +12,11 @@ fn replay(target: &str, check: fn(&[u8])) {
     let mut count = 0;
     for entry in std::fs::read_dir(&dir).expect("the corpus is committed") {
         let path = entry.unwrap().path();
-        let data = std::fs::read(&path).unwrap();
+        // A fuzzer running on this corpus replaces inputs as it shrinks them.
+        let data = match std::fs::read(&path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            read => read.unwrap(),
+        };
         let result = std::panic::catch_unwind(|| check(&data));
         assert!(result.is_ok(), "{target}: {} fails", path.display());
         count += 1;
