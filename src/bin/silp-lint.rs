@@ -364,7 +364,13 @@ fn write_report(
             }
             continue;
         }
-        let rendered: Vec<_> = chunk.par_iter().map(render_one).collect();
+        // One file (the pre-commit case) is rendered on this thread, as it was
+        // linted: starting the thread pool would cost more than the rendering.
+        let rendered: Vec<_> = if reported.len() > 1 {
+            chunk.par_iter().map(render_one).collect()
+        } else {
+            chunk.iter().map(render_one).collect()
+        };
         for file in rendered {
             match file {
                 Ok(file) => writer.write_rendered(&file)?,
