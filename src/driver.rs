@@ -9,33 +9,36 @@ use crate::diagnostics::Diagnostic;
 use crate::fix::{fix_text, verify_same_meaning};
 use crate::format::{format_text, formats};
 use crate::fs::{decode_utf8, file_identity, read_source, write_atomic, SourceFile};
-use crate::lint::{cross_file, lint_text, sort_and_dedup, LintedFile};
+use crate::lint::{
+    cross_file, lint_text, req_id_hash, req_id_hashes, req_ids_of, sort_and_dedup, LintedFile,
+};
+use crate::render::Tally;
 use crate::rules::ReqIdFact;
 use crate::settings::Settings;
 use crate::source::FileKind;
 use crate::walk::{walk, Exclusion, FileToLint, Walk};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-/// One linted file. Its text is not kept (a run over a large library would hold it
-/// all): [`CheckedFile::source`] reads it again for display, except for standard
-/// input, whose text is kept.
+/// One linted file, handed to the front end as soon as it is linted.
 #[derive(Debug)]
-pub struct CheckedFile {
-    pub path: String,
+pub struct CheckedFile<'a> {
+    pub path: &'a str,
     pub kind: FileKind,
-    pub stdin_text: Option<String>,
-    pub settings: Arc<Settings>,
+    pub text: &'a str,
+    pub settings: &'a Settings,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The result of a run: files in path order, and inputs that could not be read.
+/// What a run leaves once every file was handed on: the count of what it found,
+/// and inputs that could not be read.
 #[derive(Debug, Default)]
 pub struct CheckRun {
-    pub files: Vec<CheckedFile>,
+    pub tally: Tally,
     pub errors: Vec<String>,
 }
 
@@ -61,9 +64,44 @@ impl CheckOptions {
     }
 }
 
+/// How many files are linted together before their reports are handed on: enough
+/// to keep every thread busy, few enough that a run holds little at a time.
+const FILES_AT_ONCE: usize = 64;
+
+/// One input of a run: a file found by the walk, or standard input.
+struct Input {
+    path: String,
+    kind: FileKind,
+    /// Standard input's text (or why it is not UTF-8); files are read when linted.
+    stdin: Option<Result<String, String>>,
+    settings: Result<Arc<Settings>, String>,
+}
+
+impl Input {
+    fn text(&self) -> Result<Cow<'_, str>, String> {
+        match &self.stdin {
+            Some(text) => text.as_deref().map(Cow::Borrowed).map_err(Clone::clone),
+            None => read_source(&self.path).map(Cow::Owned),
+        }
+    }
+}
+
 /// Lints `paths` (and `stdin`, when given), each file with the settings of its
-/// configuration. No paths and no standard input lints the current directory.
-pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOptions) -> CheckRun {
+/// configuration, and hands each file to `render` as soon as it is linted (on the
+/// worker threads) and what it returns to `emit`, in path order (on this thread).
+/// No paths and no standard input lints the current directory.
+///
+/// The cross-file rule (SL303, duplicate `req_id`s) is settled first: a scan
+/// without parsing finds the values each file may write, and only files holding a
+/// value seen twice are parsed for their ids. So no file's report waits for the
+/// end of the run, and a run holds a few dozen files at a time.
+pub fn check<R: Send>(
+    paths: &[String],
+    stdin: Option<StdinSource>,
+    options: &CheckOptions,
+    render: impl Fn(&CheckedFile) -> R + Sync,
+    mut emit: impl FnMut(R),
+) -> CheckRun {
     // Standard input alone lints nothing else; no paths and no standard input
     // walks the current directory.
     let walked = if paths.is_empty() && stdin.is_some() {
@@ -81,105 +119,149 @@ pub fn check(paths: &[String], stdin: Option<StdinSource>, options: &CheckOption
             .settings_for(Path::new(path))
             .map_err(|e| e.to_string())
     };
-    let lint_file = |file: &FileToLint| {
-        let settings = match settings_for(&file.path) {
-            Ok(settings) => settings,
-            Err(error) => return (Err(error), Vec::new()),
-        };
-        match read_source(&file.path) {
-            Ok(text) => lint_one(file.path.clone(), file.kind, &text, settings),
-            Err(error) => (Err(error), Vec::new()),
-        }
-    };
-    // One file (the pre-commit and editor-save case) is linted on this thread:
-    // starting a thread pool would cost more than the lint.
-    let mut results: Vec<Linted> = if walked.files.len() > 1 {
-        walked.files.par_iter().map(lint_file).collect()
-    } else {
-        walked.files.iter().map(lint_file).collect()
-    };
+    let mut inputs: Vec<Input> = walked
+        .files
+        .into_iter()
+        .map(|file| Input {
+            settings: settings_for(&file.path),
+            path: file.path,
+            kind: file.kind,
+            stdin: None,
+        })
+        .collect();
     if let Some(stdin) = stdin {
-        let kind = FileKind::from_path(&stdin.name).unwrap_or(FileKind::Silp);
         let excluded =
             options.force_exclude && options.resolver.is_excluded(Path::new(&stdin.name), false);
         if !excluded {
-            results.push(
-                match (
-                    settings_for(&stdin.name),
-                    decode_utf8(&stdin.name, stdin.text),
-                ) {
-                    (Ok(settings), Ok(text)) => {
-                        let (result, ids) = lint_one(stdin.name, kind, &text, settings);
-                        (
-                            result.map(|file| CheckedFile {
-                                stdin_text: Some(text),
-                                ..file
-                            }),
-                            ids,
-                        )
-                    }
-                    (Err(error), _) | (_, Err(error)) => (Err(error), Vec::new()),
+            // Standard input takes its place among the files by its `--stdin-filename`.
+            let at = inputs.partition_point(|input| input.path <= stdin.name);
+            inputs.insert(
+                at,
+                Input {
+                    kind: FileKind::from_path(&stdin.name).unwrap_or(FileKind::Silp),
+                    settings: settings_for(&stdin.name),
+                    stdin: Some(decode_utf8(&stdin.name, stdin.text)),
+                    path: stdin.name,
                 },
             );
         }
     }
-    let mut linted = Vec::with_capacity(results.len());
-    for (result, ids) in results {
-        match result {
-            Ok(file) => linted.push((file, ids)),
-            Err(error) => run.errors.push(error),
+    let mut cross_file = duplicate_req_ids(&inputs);
+    let lint_input = |(index, input): (usize, &Input)| -> Result<(R, Tally), String> {
+        let settings = input.settings.as_ref().map_err(Clone::clone)?;
+        let text = input.text()?;
+        let mut diagnostics = lint_text(&text, input.kind, settings).diagnostics;
+        if let Some(found) = cross_file.get(&index) {
+            diagnostics.extend(found.iter().cloned());
+            sort_and_dedup(&mut diagnostics);
+        }
+        let mut tally = Tally::default();
+        tally.add(&diagnostics);
+        let file = CheckedFile {
+            path: &input.path,
+            kind: input.kind,
+            text: &text,
+            settings,
+            diagnostics,
+        };
+        Ok((render(&file), tally))
+    };
+    for (chunk_index, chunk) in inputs.chunks(FILES_AT_ONCE).enumerate() {
+        let numbered = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, input)| (chunk_index * FILES_AT_ONCE + i, input));
+        // One file (the pre-commit and editor-save case) is linted on this thread:
+        // starting a thread pool would cost more than the lint.
+        let results: Vec<_> = if inputs.len() > 1 {
+            numbered
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(lint_input)
+                .collect()
+        } else {
+            numbered.map(lint_input).collect()
+        };
+        for result in results {
+            match result {
+                Ok((rendered, tally)) => {
+                    run.tally.merge(tally);
+                    emit(rendered);
+                }
+                Err(error) => run.errors.push(error),
+            }
         }
     }
-    // Standard input takes its place among the files by its `--stdin-filename`.
-    linted.sort_by(|(a, _), (b, _)| a.path.cmp(&b.path));
-    let (files, req_ids): (Vec<CheckedFile>, Vec<Vec<ReqIdFact>>) = linted.into_iter().unzip();
-    run.files = files;
+    cross_file.clear();
     run.errors.sort();
     run.errors.dedup();
-    let views: Vec<LintedFile> = run
-        .files
-        .iter()
-        .zip(&req_ids)
-        .map(|(file, ids)| LintedFile {
-            path: &file.path,
-            settings: &file.settings,
-            req_ids: ids,
-        })
-        .collect();
-    let extra = cross_file(&views);
-    for (index, diagnostic) in extra {
-        run.files[index].diagnostics.push(diagnostic);
-        sort_and_dedup(&mut run.files[index].diagnostics);
-    }
     run
 }
 
-type Linted = (Result<CheckedFile, String>, Vec<ReqIdFact>);
-
-impl CheckedFile {
-    /// The file's text, for showing its diagnostics: standard input as it was read,
-    /// a file read again from disk.
-    pub fn source(&self) -> Result<std::borrow::Cow<'_, str>, String> {
-        match &self.stdin_text {
-            Some(text) => Ok(std::borrow::Cow::Borrowed(text)),
-            None => read_source(&self.path).map(std::borrow::Cow::Owned),
-        }
+/// The findings of the cross-file rules, by input: computed over the `req_id`s of
+/// the files that can have a duplicate (see [`check`]).
+fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
+    let scans: Vec<Option<Vec<u64>>> = inputs
+        .par_iter()
+        .map(|input| {
+            let text = input.text().ok()?;
+            match req_id_hashes(&text) {
+                Some(hashes) => Some(hashes),
+                // Unscannable: parsed for its ids at once.
+                None => Some(
+                    req_ids_of(&text, input.kind, input.settings.as_ref().ok()?)
+                        .iter()
+                        .map(|fact| req_id_hash(fact.value.as_bytes()))
+                        .collect(),
+                ),
+            }
+        })
+        .collect();
+    let mut all: Vec<u64> = scans.iter().flatten().flatten().copied().collect();
+    all.sort_unstable();
+    let seen_twice: Vec<u64> = all
+        .windows(2)
+        .filter(|pair| pair[0] == pair[1])
+        .map(|pair| pair[0])
+        .collect();
+    drop(all);
+    if seen_twice.is_empty() {
+        return HashMap::new();
     }
-}
-
-fn lint_one(path: String, kind: FileKind, text: &str, settings: Arc<Settings>) -> Linted {
-    let mut lint = lint_text(text, kind, &settings);
-    // Held until the run's cross-file pass: without the growth slack.
-    lint.diagnostics.shrink_to_fit();
-    lint.req_ids.shrink_to_fit();
-    let file = CheckedFile {
-        path,
-        kind,
-        stdin_text: None,
-        settings,
-        diagnostics: lint.diagnostics,
-    };
-    (Ok(file), lint.req_ids)
+    let suspects: Vec<usize> = scans
+        .iter()
+        .enumerate()
+        .filter(|(_, hashes)| {
+            hashes
+                .iter()
+                .flatten()
+                .any(|hash| seen_twice.binary_search(hash).is_ok())
+        })
+        .map(|(index, _)| index)
+        .collect();
+    drop(scans);
+    let facts: Vec<(usize, &Settings, Vec<ReqIdFact>)> = suspects
+        .par_iter()
+        .filter_map(|&index| {
+            let input = &inputs[index];
+            let settings = input.settings.as_deref().ok()?;
+            let text = input.text().ok()?;
+            Some((index, settings, req_ids_of(&text, input.kind, settings)))
+        })
+        .collect();
+    let views: Vec<LintedFile> = facts
+        .iter()
+        .map(|(index, settings, req_ids)| LintedFile {
+            path: &inputs[*index].path,
+            settings,
+            req_ids,
+        })
+        .collect();
+    let mut found: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
+    for (view, diagnostic) in cross_file(&views) {
+        found.entry(facts[view].0).or_default().push(diagnostic);
+    }
+    found
 }
 
 /// What `check --fix` did to one file.

@@ -43,6 +43,14 @@ pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> File
     lint_in(document, Context::unlimited(document.text, settings))
 }
 
+/// Every `meta.req_id` written in a file, found as [`lint_text`] finds them but
+/// without running any rule: the cross-file pass of a run needs them before any
+/// file's report can be written.
+pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
+    let document = parse(text, kind);
+    walk(&document, Context::new(text, settings), &[]).req_ids
+}
+
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
 fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
     let settings = ctx.settings();
@@ -51,9 +59,15 @@ fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
         .copied()
         .filter(|rule| settings.enabled(rule.meta()))
         .collect();
+    walk(document, ctx, &rules)
+}
+
+/// Walks a document's payloads through `rules`. With no rules it only collects the
+/// `req_id`s, skipping the decoding nothing would look at.
+fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &[&dyn Rule]) -> FileLint {
     let text = document.text;
     let mut linter = Linter {
-        rules: &rules,
+        rules,
         ctx,
         req_ids: Vec::new(),
         suppressions: Vec::new(),
@@ -98,6 +112,45 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
     });
     diagnostics
         .dedup_by(|a, b| a.span == b.span && a.rule.code == b.rule.code && a.message == b.message);
+}
+
+/// The `req_id` values a text may write, hashed, found by scanning for the key
+/// without parsing; `None` when a scan cannot tell (a `\u` escape may spell the
+/// key, or a value holds an escape), so the text must be parsed
+/// ([`req_ids_of`]). Every value [`req_ids_of`] finds is among them: a strict JSON
+/// member `"req_id": "value"` is written with nothing but white space, a colon and
+/// (in a block-quoted fence) `>` between key and value; the scan may find more.
+/// A run parses only the files holding a value seen twice, the only ones that can
+/// have a duplicate.
+pub fn req_id_hashes(text: &str) -> Option<Vec<u64>> {
+    let bytes = text.as_bytes();
+    if memchr::memmem::find(bytes, b"\\u").is_some() {
+        return None;
+    }
+    let mut hashes = Vec::new();
+    for key in memchr::memmem::find_iter(bytes, b"\"req_id\"") {
+        let mut at = key + b"\"req_id\"".len();
+        while at < bytes.len() && b" \t\r\n:>".contains(&bytes[at]) {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'"') {
+            continue;
+        }
+        let value = &bytes[at + 1..];
+        match memchr::memchr2(b'"', b'\\', value) {
+            Some(end) if value[end] == b'"' => hashes.push(req_id_hash(&value[..end])),
+            _ => return None,
+        }
+    }
+    Some(hashes)
+}
+
+/// The hash [`req_id_hashes`] gives a value.
+pub fn req_id_hash(value: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// One linted file as cross-file rules see it.
@@ -248,6 +301,10 @@ impl<'a> Linter<'_, 'a> {
             }
             SilpBody::Code(parse) => {
                 self.syntax_errors(&parse.errors);
+                // Code payloads write no `req_id`: without rules there is nothing to do.
+                if self.rules.is_empty() {
+                    return;
+                }
                 if let Some(tree) = &parse.payload {
                     for rule in self.rules {
                         rule.check_code(&mut self.ctx, tree);
@@ -386,7 +443,7 @@ impl<'a> Linter<'_, 'a> {
                 }
             }
         }
-        if json.has_escapes {
+        if json.has_escapes && !self.rules.is_empty() {
             self.escaped_strings(root, &carried_strings);
         }
     }
@@ -402,7 +459,7 @@ impl<'a> Linter<'_, 'a> {
         for carrier in &text.carriers {
             self.carrier(carrier, &mut carried_strings);
         }
-        if text.has_escapes {
+        if text.has_escapes && !self.rules.is_empty() {
             self.escaped_strings(root, &carried_strings);
         }
     }
@@ -429,6 +486,10 @@ impl<'a> Linter<'_, 'a> {
             }
             Carried::Escaped { string, document } => {
                 carried_strings.insert(string.start);
+                // Only findings leave a decoded string, so its `req_id`s do not count.
+                if self.rules.is_empty() {
+                    return;
+                }
                 let document = document.document();
                 let ctx = Context::distinct(document.text, self.ctx.settings());
                 let inner = lint_in(document, ctx);
@@ -457,7 +518,7 @@ impl<'a> Linter<'_, 'a> {
         for carrier in &message.carriers {
             self.carrier(carrier, &mut carried_strings);
         }
-        if message.has_escapes {
+        if message.has_escapes && !self.rules.is_empty() {
             self.escaped_strings(root, &carried_strings);
         }
     }
@@ -509,6 +570,12 @@ impl<'a> Linter<'_, 'a> {
     }
 
     fn json_payload(&mut self, object: &JsonNode) {
+        if self.rules.is_empty() {
+            if let Some(req_id) = from_json::written_req_id(object) {
+                self.req_ids.push((req_id.node, req_id.span));
+            }
+            return;
+        }
         let is_ir_document = from_json::is_ir_document(object);
         for rule in self.rules {
             rule.check_json(&mut self.ctx, object, is_ir_document);

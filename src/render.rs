@@ -118,10 +118,12 @@ pub struct RenderedFile {
     bytes: Vec<u8>,
     /// How many JSON objects `bytes` holds, each after a `,\n` (JSON format).
     json_objects: usize,
+    /// SARIF results, which the writer keeps until the log is complete: SARIF is
+    /// one JSON document for the whole run, the only format not streamed.
+    sarif_results: Vec<serde_json::Value>,
 }
 
-/// Renders one file's diagnostics in `format`: any format but SARIF, whose log is
-/// one JSON document for the whole run (`Writer::file` collects it).
+/// Renders one file's diagnostics in `format`.
 pub fn render_file(
     file: &FileDiagnostics,
     format: OutputFormat,
@@ -189,9 +191,11 @@ pub fn render_file(
             }
         }
         OutputFormat::Sarif => {
-            return Err(io::Error::other(
-                "SARIF is written for the whole run, not file by file",
-            ))
+            return Ok(RenderedFile {
+                bytes: Vec::new(),
+                json_objects: 0,
+                sarif_results: sarif_results(file),
+            })
         }
         OutputFormat::Human => {
             // Editors hide a byte-order mark, so the reports' columns leave it
@@ -214,6 +218,7 @@ pub fn render_file(
     Ok(RenderedFile {
         bytes: out,
         json_objects,
+        sarif_results: Vec::new(),
     })
 }
 
@@ -230,16 +235,13 @@ impl<'o> Writer<'o> {
 
     /// Writes one file's diagnostics.
     pub fn file(&mut self, file: &FileDiagnostics) -> io::Result<()> {
-        if self.format == OutputFormat::Sarif {
-            self.sarif_results.extend(sarif_results(file));
-            return Ok(());
-        }
         let rendered = render_file(file, self.format, self.color)?;
-        self.write_rendered(&rendered)
+        self.write_rendered(rendered)
     }
 
     /// Writes a file `render_file` rendered in this writer's format.
-    pub fn write_rendered(&mut self, rendered: &RenderedFile) -> io::Result<()> {
+    pub fn write_rendered(&mut self, rendered: RenderedFile) -> io::Result<()> {
+        self.sarif_results.extend(rendered.sarif_results);
         let mut bytes = &rendered.bytes[..];
         if self.format == OutputFormat::Json && rendered.json_objects > 0 {
             if self.json_objects == 0 {
@@ -497,41 +499,83 @@ fn clamp(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
     start..end
 }
 
-/// The closing summary line of human output: counts by severity and fixability.
-pub fn summary<'d>(diagnostics: impl Iterator<Item = &'d Diagnostic> + Clone) -> String {
-    let all = || diagnostics.clone();
-    let count = |s: Severity| all().filter(|d| d.severity == s).count();
-    let total = all().count();
-    if total == 0 {
-        return "All checks passed!".to_string();
-    }
-    let mut parts = Vec::new();
-    for (severity, noun) in [
-        (Severity::Error, "error"),
-        (Severity::Warning, "warning"),
-        (Severity::Info, "info"),
-        (Severity::Hint, "hint"),
-    ] {
-        let n = count(severity);
-        if n > 0 {
-            let plural = if n == 1 || matches!(severity, Severity::Info) {
-                ""
-            } else {
-                "s"
-            };
-            parts.push(format!("{n} {noun}{plural}"));
-        }
-    }
-    let fixable = all()
-        .filter(|d| {
-            d.fix
+/// What a run found, counted file by file as its reports are written: the closing
+/// summary line of human output and the exit status come from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Diagnostics by severity: error, warning, info, hint.
+    by_severity: [usize; 4],
+    /// Diagnostics with a safe fix.
+    fixable: usize,
+}
+
+const SEVERITIES: [(Severity, &str); 4] = [
+    (Severity::Error, "error"),
+    (Severity::Warning, "warning"),
+    (Severity::Info, "info"),
+    (Severity::Hint, "hint"),
+];
+
+impl Tally {
+    /// Counts one file's diagnostics.
+    pub fn add(&mut self, diagnostics: &[Diagnostic]) {
+        for d in diagnostics {
+            if let Some(i) = SEVERITIES.iter().position(|(s, _)| *s == d.severity) {
+                self.by_severity[i] += 1;
+            }
+            if d.fix
                 .as_ref()
                 .is_some_and(|f| f.applicability == Applicability::Safe)
-        })
-        .count();
-    let mut line = format!("Found {}.", parts.join(", "));
-    if fixable > 0 {
-        line.push_str(&format!(" {fixable} fixable with the `--fix` option."));
+            {
+                self.fixable += 1;
+            }
+        }
     }
-    line
+
+    /// Adds another tally (of other files).
+    pub fn merge(&mut self, other: Tally) {
+        for (mine, theirs) in self.by_severity.iter_mut().zip(other.by_severity) {
+            *mine += theirs;
+        }
+        self.fixable += other.fixable;
+    }
+
+    /// How many diagnostics were counted.
+    pub fn total(&self) -> usize {
+        self.by_severity.iter().sum()
+    }
+
+    /// Whether an error or warning was counted: what makes `check` exit 1.
+    pub fn fails_check(&self) -> bool {
+        SEVERITIES
+            .iter()
+            .zip(self.by_severity)
+            .any(|((severity, _), n)| n > 0 && severity.fails_check())
+    }
+
+    /// The closing summary line of human output: counts by severity and fixability.
+    pub fn summary(&self) -> String {
+        if self.total() == 0 {
+            return "All checks passed!".to_string();
+        }
+        let mut parts = Vec::new();
+        for ((severity, noun), n) in SEVERITIES.iter().zip(self.by_severity) {
+            if n > 0 {
+                let plural = if n == 1 || matches!(severity, Severity::Info) {
+                    ""
+                } else {
+                    "s"
+                };
+                parts.push(format!("{n} {noun}{plural}"));
+            }
+        }
+        let mut line = format!("Found {}.", parts.join(", "));
+        if self.fixable > 0 {
+            line.push_str(&format!(
+                " {} fixable with the `--fix` option.",
+                self.fixable
+            ));
+        }
+        line
+    }
 }

@@ -126,3 +126,70 @@ fn bundled_prompt_library_clean_passes_and_every_faulty_file_is_reported() {
         );
     }
 }
+
+/// `duplicate-req-id` across a run of many files (more than are linted at once),
+/// with the ids written as the scan before linting must still find them: a key
+/// spelled with a `\u` escape, a value on the next line of a block-quoted fence, and
+/// standard input among the files.
+#[test]
+fn duplicate_req_ids_are_found_across_files_linted_apart() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(format!("silp-lint-cli-req-ids-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let payload = |id: &str| {
+        format!("{{\"intent\":\"!START\",\"entities\":[],\"meta\":{{\"req_id\":\"{id}\"}}}}\n")
+    };
+    std::fs::write(dir.join("a000.silp.jsonl"), payload("a1b2c3d4")).expect("write");
+    for i in 1..150 {
+        std::fs::write(
+            dir.join(format!("a{i:03}.silp.jsonl")),
+            payload(&format!("{i:08x}")),
+        )
+        .expect("write");
+    }
+    std::fs::write(
+        dir.join("z1.silp.json"),
+        "[{\"intent\":\"!CANCEL\",\"entities\":[],\"meta\":{\"req_\\u0069d\":\"a1b2c3d4\"}}]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("z2.md"),
+        "> ```silp-json\n> {\"intent\":\"!START\",\"entities\":[],\"meta\":{\"req_id\":\n>   \"00000007\"}}\n> ```\n",
+    )
+    .expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+        .current_dir(&dir)
+        .args(["check", "--output-format", "concise", "--select", "SL303"])
+        .args(["--stdin-filename", "a100x.silp.jsonl", "-", "."])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stdin_payload = payload("00000064");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin_payload.as_bytes())
+        .expect("write stdin");
+    let output = child.wait_with_output().expect("the binary finishes");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let found: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        found,
+        [
+            "./a000.silp.jsonl:1:51: SL303 `req_id` `a1b2c3d4` is also written at ./z1.silp.json:1:58",
+            "./a007.silp.jsonl:1:51: SL303 `req_id` `00000007` is also written at ./z2.md:3:5",
+            "./a100.silp.jsonl:1:51: SL303 `req_id` `00000064` is also written at a100x.silp.jsonl:1:51",
+            "./z1.silp.json:1:58: SL303 `req_id` `a1b2c3d4` is also written at ./a000.silp.jsonl:1:51",
+            "./z2.md:3:5: SL303 `req_id` `00000007` is also written at ./a007.silp.jsonl:1:51",
+            // Standard input sorts by its name: after `./`.
+            "a100x.silp.jsonl:1:51: SL303 `req_id` `00000064` is also written at ./a100.silp.jsonl:1:51",
+        ],
+        "{stdout}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+}

@@ -31,7 +31,9 @@ fn render_fixture(code: &str, path: &Path) -> String {
     let mut out = Vec::new();
     render::write(&mut out, &files, OutputFormat::Human, false).unwrap();
     let mut rendered = String::from_utf8(out).unwrap();
-    rendered.push_str(&render::summary(diagnostics.iter()));
+    let mut tally = render::Tally::default();
+    tally.add(&diagnostics);
+    rendered.push_str(&tally.summary());
     rendered.push('\n');
     rendered
 }

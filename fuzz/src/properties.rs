@@ -9,7 +9,7 @@
 use silp_lint::diagnostics::Diagnostic;
 use silp_lint::fix::{fix_text, payload_meanings};
 use silp_lint::format::format_text;
-use silp_lint::lint::lint_text;
+use silp_lint::lint::{lint_text, req_id_hash, req_id_hashes, req_ids_of};
 use silp_lint::lsp::document::{apply_changes, Encoding};
 use silp_lint::settings::Settings;
 use silp_lint::source::{FileKind, Span};
@@ -153,6 +153,21 @@ pub fn lint_target(data: &[u8]) {
         .diagnostics
         .windows(2)
         .all(|pair| pair[0].span.start <= pair[1].span.start));
+    // The cross-file pass of a run finds the `req_id`s as linting does, and its scan
+    // without parsing misses none of them.
+    assert_eq!(
+        req_ids_of(&text, kind, &Settings::default()),
+        lint.req_ids,
+        "req_ids_of finds what lint finds"
+    );
+    if let Some(mut scanned) = req_id_hashes(&text) {
+        for fact in &lint.req_ids {
+            let hash = req_id_hash(fact.value.as_bytes());
+            let found = scanned.iter().position(|&h| h == hash);
+            assert!(found.is_some(), "the scan misses `req_id` {:?}", fact.value);
+            scanned.swap_remove(found.unwrap_or_default());
+        }
+    }
 }
 
 /// `fmt` is idempotent and never changes what a payload means; `--fix` keeps every

@@ -274,7 +274,6 @@ fn check(args: CheckArgs) -> ExitCode {
         ));
         errors.extend(fixed.errors);
     }
-    let run = driver::check(&paths, stdin, &options);
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -283,11 +282,6 @@ fn check(args: CheckArgs) -> ExitCode {
                 && std::io::stdout().is_terminal()
         }
     };
-    for error in &run.errors {
-        if !errors.contains(error) {
-            errors.push(error.clone());
-        }
-    }
     if let Some(line) = &fixed_line {
         // Machine-readable formats keep stdout for the diagnostics alone.
         if args.output_format != OutputFormat::Human {
@@ -296,8 +290,24 @@ fn check(args: CheckArgs) -> ExitCode {
             println!("{line}");
         }
     }
-    let written = write_report(&run, args.output_format, color, args.quiet, &mut errors);
-    if let Err(error) = written {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let report = Report::new(args.output_format, color);
+    let (run, mut written) = report.run(&paths, stdin, &options, &mut out, &mut errors);
+    for error in run.errors {
+        if !errors.contains(&error) {
+            errors.push(error);
+        }
+    }
+    let nothing_to_say = run.tally.total() == 0 && !errors.is_empty();
+    if written.is_ok()
+        && args.output_format == OutputFormat::Human
+        && !args.quiet
+        && !nothing_to_say
+    {
+        written = writeln!(out, "{}", run.tally.summary());
+    }
+    if let Err(error) = written.and_then(|()| out.flush()) {
         if error.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write output: {error}");
             return ExitCode::from(2);
@@ -308,83 +318,71 @@ fn check(args: CheckArgs) -> ExitCode {
     }
     if !errors.is_empty() {
         ExitCode::from(2)
-    } else if run
-        .files
-        .iter()
-        .flat_map(|f| &f.diagnostics)
-        .any(|d| d.severity.fails_check())
-    {
+    } else if run.tally.fails_check() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
 }
 
-/// Prints the run's diagnostics file by file, then the summary for people. Files
-/// are rendered on the worker threads a few dozen at a time (each file's text read
-/// again only while its diagnostics are rendered) and written in path order; SARIF,
-/// one JSON document for the run, is collected file by file instead.
-fn write_report(
-    run: &driver::CheckRun,
+/// How `check` prints its diagnostics: file by file, each rendered on the worker
+/// thread that linted it and written in path order as the run goes (SARIF, one
+/// JSON document for the run, is written at the end).
+struct Report {
     format: OutputFormat,
     color: bool,
-    quiet: bool,
-    errors: &mut Vec<String>,
-) -> std::io::Result<()> {
-    use rayon::prelude::*;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut writer = render::Writer::new(&mut out, format, color);
-    let reported: Vec<&driver::CheckedFile> = run
-        .files
-        .iter()
-        .filter(|f| !f.diagnostics.is_empty())
-        .collect();
-    let render_one = |file: &&driver::CheckedFile| -> Result<render::RenderedFile, String> {
-        let text = file.source()?;
-        let diagnostics = FileDiagnostics {
-            path: &file.path,
-            text: &text,
-            diagnostics: &file.diagnostics,
-        };
-        render::render_file(&diagnostics, format, color)
-            .map_err(|e| format!("{}: cannot render diagnostics: {e}", file.path))
-    };
-    for chunk in reported.chunks(64) {
-        if format == OutputFormat::Sarif {
-            for file in chunk {
-                match file.source() {
-                    Ok(text) => writer.file(&FileDiagnostics {
-                        path: &file.path,
-                        text: &text,
-                        diagnostics: &file.diagnostics,
-                    })?,
-                    Err(error) => errors.push(error),
+}
+
+impl Report {
+    fn new(format: OutputFormat, color: bool) -> Report {
+        Report { format, color }
+    }
+
+    /// Runs `check`, writing each file's report to `out` as it comes; errors
+    /// rendering a file join `errors`. A failed write stops the output, not the run.
+    fn run(
+        &self,
+        paths: &[String],
+        stdin: Option<StdinSource>,
+        options: &CheckOptions,
+        out: &mut dyn Write,
+        errors: &mut Vec<String>,
+    ) -> (driver::CheckRun, std::io::Result<()>) {
+        let mut writer = render::Writer::new(out, self.format, self.color);
+        let mut write_error = None;
+        let render_one =
+            |file: &driver::CheckedFile| -> Result<Option<render::RenderedFile>, String> {
+                if file.diagnostics.is_empty() {
+                    return Ok(None);
                 }
-            }
-            continue;
-        }
-        // One file (the pre-commit case) is rendered on this thread, as it was
-        // linted: starting the thread pool would cost more than the rendering.
-        let rendered: Vec<_> = if reported.len() > 1 {
-            chunk.par_iter().map(render_one).collect()
-        } else {
-            chunk.iter().map(render_one).collect()
-        };
-        for file in rendered {
-            match file {
-                Ok(file) => writer.write_rendered(&file)?,
+                let diagnostics = FileDiagnostics {
+                    path: file.path,
+                    text: file.text,
+                    diagnostics: &file.diagnostics,
+                };
+                render::render_file(&diagnostics, self.format, self.color)
+                    .map(Some)
+                    .map_err(|e| format!("{}: cannot render diagnostics: {e}", file.path))
+            };
+        let run = driver::check(
+            paths,
+            stdin,
+            options,
+            render_one,
+            |rendered| match rendered {
+                Ok(Some(file)) if write_error.is_none() => {
+                    write_error = writer.write_rendered(file).err();
+                }
+                Ok(_) => {}
                 Err(error) => errors.push(error),
-            }
-        }
+            },
+        );
+        let written = match write_error {
+            Some(error) => Err(error),
+            None => writer.finish(),
+        };
+        (run, written)
     }
-    writer.finish()?;
-    let diagnostics = run.files.iter().flat_map(|f| f.diagnostics.iter());
-    let nothing_to_say = diagnostics.clone().next().is_none() && !errors.is_empty();
-    if format == OutputFormat::Human && !quiet && !nothing_to_say {
-        writeln!(out, "{}", render::summary(diagnostics))?;
-    }
-    out.flush()
 }
 
 fn fmt(args: FmtArgs) -> ExitCode {

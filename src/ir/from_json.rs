@@ -128,6 +128,20 @@ pub fn decode(object: &JsonNode) -> Ir {
     ir
 }
 
+/// The `meta.req_id` a payload object writes, as [`decode`] reads it: only IR
+/// documents write one (the frontends' ids are regenerated on decoding).
+pub fn written_req_id(object: &JsonNode) -> Option<Text> {
+    if !is_ir_document(object) {
+        return None;
+    }
+    meta_of(object).and_then(|meta| text(meta, "req_id"))
+}
+
+/// An IR document's `meta`, when it is an object.
+fn meta_of(object: &JsonNode) -> Option<&JsonNode> {
+    object.get("meta").filter(|node| node.is_object())
+}
+
 fn decode_document(object: &JsonNode) -> Ir {
     let mut ir = Ir {
         origin: Origin::IrDocument,
@@ -147,7 +161,7 @@ fn decode_document(object: &JsonNode) -> Ir {
     }
     ir.constraints = constraints(object);
     ir.alternatives = alternatives(object);
-    if let Some(meta) = object.get("meta").filter(|node| node.is_object()) {
+    if let Some(meta) = meta_of(object) {
         ir.meta = Meta {
             req_id: text(meta, "req_id"),
             session_id: text(meta, "session_id"),
