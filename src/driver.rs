@@ -146,7 +146,7 @@ pub fn check<R: Send>(
             );
         }
     }
-    let mut cross_file = duplicate_req_ids(&inputs);
+    let cross_file = duplicate_req_ids(&inputs);
     let lint_input = |(index, input): (usize, &Input)| -> Result<(R, Tally), String> {
         let settings = input.settings.as_ref().map_err(Clone::clone)?;
         let text = input.text()?;
@@ -166,22 +166,7 @@ pub fn check<R: Send>(
         };
         Ok((render(&file), tally))
     };
-    for (chunk_index, chunk) in inputs.chunks(FILES_AT_ONCE).enumerate() {
-        let numbered = chunk
-            .iter()
-            .enumerate()
-            .map(|(i, input)| (chunk_index * FILES_AT_ONCE + i, input));
-        // One file (the pre-commit and editor-save case) is linted on this thread:
-        // starting a thread pool would cost more than the lint.
-        let results: Vec<_> = if inputs.len() > 1 {
-            numbered
-                .collect::<Vec<_>>()
-                .into_par_iter()
-                .map(lint_input)
-                .collect()
-        } else {
-            numbered.map(lint_input).collect()
-        };
+    let mut take = |results: Vec<Result<(R, Tally), String>>| {
         for result in results {
             match result {
                 Ok((rendered, tally)) => {
@@ -191,8 +176,36 @@ pub fn check<R: Send>(
                 Err(error) => run.errors.push(error),
             }
         }
+    };
+    if inputs.len() == 1 {
+        // One file (the pre-commit and editor-save case) is linted on this thread:
+        // starting a thread pool would cost more than the lint.
+        take(vec![lint_input((0, &inputs[0]))]);
+    } else {
+        // A feeder thread lints batch after batch on the pool while this thread
+        // writes the batch before: writing never stalls the workers, and at most
+        // two batches wait to be written.
+        std::thread::scope(|scope| {
+            let (batches, done) = std::sync::mpsc::sync_channel(1);
+            let inputs = &inputs;
+            let lint_input = &lint_input;
+            scope.spawn(move || {
+                for (batch, chunk) in inputs.chunks(FILES_AT_ONCE).enumerate() {
+                    let results: Vec<_> = chunk
+                        .par_iter()
+                        .enumerate()
+                        .map(|(i, input)| lint_input((batch * FILES_AT_ONCE + i, input)))
+                        .collect();
+                    if batches.send(results).is_err() {
+                        return;
+                    }
+                }
+            });
+            for results in done {
+                take(results);
+            }
+        });
     }
-    cross_file.clear();
     run.errors.sort();
     run.errors.dedup();
     run
