@@ -178,8 +178,7 @@ pub fn check<R: Send>(
         }
     };
     if inputs.len() == 1 {
-        // One file (the pre-commit and editor-save case) is linted on this thread:
-        // starting a thread pool would cost more than the lint.
+        // One file is linted on this thread (see `map_on_pool`).
         take(vec![lint_input((0, &inputs[0]))]);
     } else {
         // A feeder thread lints batch after batch on the pool while this thread
@@ -211,25 +210,33 @@ pub fn check<R: Send>(
     run
 }
 
+/// `f` over `items`, on the thread pool when there are several. One item (the
+/// pre-commit and editor-save case) is done on this thread: starting the pool
+/// would cost more than the work.
+fn map_on_pool<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> Vec<U> {
+    if items.len() > 1 {
+        items.par_iter().map(f).collect()
+    } else {
+        items.iter().map(f).collect()
+    }
+}
+
 /// The findings of the cross-file rules, by input: computed over the `req_id`s of
 /// the files that can have a duplicate (see [`check`]).
 fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
-    let scans: Vec<Option<Vec<u64>>> = inputs
-        .par_iter()
-        .map(|input| {
-            let text = input.text().ok()?;
-            match req_id_hashes(&text) {
-                Some(hashes) => Some(hashes),
-                // Unscannable: parsed for its ids at once.
-                None => Some(
-                    req_ids_of(&text, input.kind, input.settings.as_ref().ok()?)
-                        .iter()
-                        .map(|fact| req_id_hash(fact.value.as_bytes()))
-                        .collect(),
-                ),
-            }
-        })
-        .collect();
+    let scans: Vec<Option<Vec<u64>>> = map_on_pool(inputs, |input| {
+        let text = input.text().ok()?;
+        match req_id_hashes(&text) {
+            Some(hashes) => Some(hashes),
+            // Unscannable: parsed for its ids at once.
+            None => Some(
+                req_ids_of(&text, input.kind, input.settings.as_ref().ok()?)
+                    .iter()
+                    .map(|fact| req_id_hash(fact.value.as_bytes()))
+                    .collect(),
+            ),
+        }
+    });
     let mut all: Vec<u64> = scans.iter().flatten().flatten().copied().collect();
     all.sort_unstable();
     let seen_twice: Vec<u64> = all
@@ -253,15 +260,15 @@ fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
         .map(|(index, _)| index)
         .collect();
     drop(scans);
-    let facts: Vec<(usize, &Settings, Vec<ReqIdFact>)> = suspects
-        .par_iter()
-        .filter_map(|&index| {
-            let input = &inputs[index];
-            let settings = input.settings.as_deref().ok()?;
-            let text = input.text().ok()?;
-            Some((index, settings, req_ids_of(&text, input.kind, settings)))
-        })
-        .collect();
+    let facts: Vec<(usize, &Settings, Vec<ReqIdFact>)> = map_on_pool(&suspects, |&index| {
+        let input = &inputs[index];
+        let settings = input.settings.as_deref().ok()?;
+        let text = input.text().ok()?;
+        Some((index, settings, req_ids_of(&text, input.kind, settings)))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     let views: Vec<LintedFile> = facts
         .iter()
         .map(|(index, settings, req_ids)| LintedFile {
@@ -350,13 +357,15 @@ fn rewrite_each<T: Send>(
             None => names_of_one_file.push(vec![index]),
         }
     }
-    let mut results: Vec<(usize, Result<Option<T>, String>)> = names_of_one_file
-        .into_par_iter()
-        .flat_map_iter(|names| {
+    let mut results: Vec<(usize, Result<Option<T>, String>)> =
+        map_on_pool(&names_of_one_file, |names| {
             names
-                .into_iter()
-                .map(|index| (index, rewrite(&walked.files[index])))
+                .iter()
+                .map(|&index| (index, rewrite(&walked.files[index])))
+                .collect::<Vec<_>>()
         })
+        .into_iter()
+        .flatten()
         .collect();
     results.sort_by_key(|(index, _)| *index);
     let results = results.into_iter().map(|(_, result)| result);
