@@ -230,11 +230,11 @@ impl RuleMeta {
 }
 
 /// One finding of one rule in one file.
-#[derive(Clone, Debug)]
 ///
-/// A run holds every diagnostic until its cross-file pass is done, so texts that
-/// are the same for every diagnostic of a rule are borrowed, not copied, and the
-/// fix (most diagnostics have none) is boxed.
+/// A file may hold many thousands, so texts that are the same for every diagnostic
+/// of a rule are borrowed, not copied, and the fix (most diagnostics have none) is
+/// boxed.
+#[derive(Clone, Debug)]
 pub struct Diagnostic {
     pub rule: &'static RuleMeta,
     pub severity: Severity,

@@ -393,7 +393,7 @@ fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
         JsonValue::Object(members) => serde_json::Value::Object(
             members
                 .iter()
-                .map(|m| (m.key.clone(), without_strings(&m.value, spans)))
+                .map(|m| (m.key.to_string(), without_strings(&m.value, spans)))
                 .collect(),
         ),
         _ => node.to_serde(),

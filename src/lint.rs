@@ -8,11 +8,13 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
+use crate::syntax::document::{is_line_oriented, line_item};
 use crate::syntax::document::{
     Block, Carried, Carrier, CarrierText, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
 };
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
+use crate::syntax::region::{regions, Region};
 use crate::syntax::suppression::Suppression;
 use crate::syntax::{parse, Document, SyntaxError};
 use std::collections::{HashMap, HashSet};
@@ -27,9 +29,15 @@ pub struct FileLint {
     pub capped: bool,
 }
 
-/// Lints one file's text as `kind`.
+/// Lints one file's text as `kind`. A line-oriented file is linted a line at a
+/// time, so a large one costs memory for its diagnostics, not for its tree.
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
-    lint_document(&parse(text, kind), settings)
+    if is_line_oriented(kind) {
+        let ctx = Context::new(text, settings);
+        walk_lines(text, kind, ctx, &enabled_rules(settings))
+    } else {
+        lint_document(&parse(text, kind), settings)
+    }
 }
 
 /// Lints a parsed document.
@@ -47,31 +55,52 @@ pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> File
 /// without running any rule: the cross-file pass of a run needs them before any
 /// file's report can be written.
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
-    let document = parse(text, kind);
-    walk(&document, Context::new(text, settings), &[]).req_ids
+    let ctx = Context::new(text, settings);
+    if is_line_oriented(kind) {
+        walk_lines(text, kind, ctx, &[]).req_ids
+    } else {
+        walk(&parse(text, kind), ctx, &[]).req_ids
+    }
+}
+
+/// The rules `settings` enable.
+fn enabled_rules(settings: &Settings) -> Vec<&'static dyn Rule> {
+    RULES
+        .iter()
+        .copied()
+        .filter(|rule| settings.enabled(rule.meta()))
+        .collect()
 }
 
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
 fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
-    let settings = ctx.settings();
-    let rules: Vec<&dyn Rule> = RULES
-        .iter()
-        .copied()
-        .filter(|rule| settings.enabled(rule.meta()))
-        .collect();
+    let rules = enabled_rules(ctx.settings());
     walk(document, ctx, &rules)
+}
+
+/// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
+/// parsed document, each line's item dropped once linted.
+fn walk_lines<'a>(
+    text: &'a str,
+    kind: FileKind,
+    ctx: Context<'a>,
+    rules: &[&dyn Rule],
+) -> FileLint {
+    let mut linter = Linter::new(rules, ctx);
+    for region in regions(text, kind) {
+        let mut pending = linter.start_region(&region);
+        for line in region.lines() {
+            linter.item(&region, &line_item(kind, line, text), &mut pending);
+        }
+        linter.suppressions.append(&mut pending);
+    }
+    linter.finish(text)
 }
 
 /// Walks a document's payloads through `rules`. With no rules it only collects the
 /// `req_id`s, skipping the decoding nothing would look at.
 fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &[&dyn Rule]) -> FileLint {
-    let text = document.text;
-    let mut linter = Linter {
-        rules,
-        ctx,
-        req_ids: Vec::new(),
-        suppressions: Vec::new(),
-    };
+    let mut linter = Linter::new(rules, ctx);
     for prose in document.prose() {
         linter.prose(prose);
     }
@@ -84,25 +113,7 @@ fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &[&dyn Rule]) -> F
         }
         linter.block(block);
     }
-    linter.apply_suppressions();
-    let Linter { ctx, req_ids, .. } = linter;
-    let capped = ctx.capped();
-    let mut diagnostics = ctx.into_diagnostics();
-    let req_ids = if req_ids.is_empty() {
-        Vec::new()
-    } else {
-        let index = crate::source::LineIndex::new(text);
-        req_ids
-            .into_iter()
-            .map(|(value, span)| ReqIdFact::new(value, span, text, &index))
-            .collect()
-    };
-    sort_and_dedup(&mut diagnostics);
-    FileLint {
-        diagnostics,
-        req_ids,
-        capped,
-    }
+    linter.finish(document.text)
 }
 
 /// Sorts diagnostics by position then code, dropping exact repeats.
@@ -170,16 +181,11 @@ pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
         .enumerate()
         .flat_map(|(file, f)| f.req_ids.iter().map(move |fact| ReqIdUse { file, fact }))
         .collect();
-    let mut run = RunContext {
-        paths: &paths,
-        req_ids: &req_ids,
-        settings: &settings,
-        diagnostics: Vec::new(),
-    };
+    let mut run = RunContext::new(&paths, &req_ids, &settings);
     for rule in RULES {
         rule.check_run(&mut run);
     }
-    run.diagnostics
+    run.into_diagnostics()
 }
 
 /// Lints several files together (per-file rules, then cross-file rules): what the
@@ -217,10 +223,55 @@ struct Linter<'r, 'a> {
     suppressions: Vec<Suppression>,
 }
 
-impl<'a> Linter<'_, 'a> {
+impl<'r, 'a> Linter<'r, 'a> {
+    fn new(rules: &'r [&'r dyn Rule], ctx: Context<'a>) -> Self {
+        Linter {
+            rules,
+            ctx,
+            req_ids: Vec::new(),
+            suppressions: Vec::new(),
+        }
+    }
+
+    /// Applies the suppressions and gathers what the walk of `text` found.
+    fn finish(mut self, text: &str) -> FileLint {
+        self.apply_suppressions();
+        let Linter { ctx, req_ids, .. } = self;
+        let capped = ctx.capped();
+        let mut diagnostics = ctx.into_diagnostics();
+        let req_ids = if req_ids.is_empty() {
+            Vec::new()
+        } else {
+            let index = crate::source::LineIndex::new(text);
+            req_ids
+                .into_iter()
+                .map(|(value, span)| ReqIdFact::new(value, span, text, &index))
+                .collect()
+        };
+        sort_and_dedup(&mut diagnostics);
+        FileLint {
+            diagnostics,
+            req_ids,
+            capped,
+        }
+    }
+
     /// Lints one block's payloads.
     fn block(&mut self, block: &Block<'a>) {
         let region = &block.region;
+        let mut pending = self.start_region(region);
+        if region.kind == FileKind::SilpJson {
+            self.json_comments(block);
+        }
+        for item in &block.items {
+            self.item(region, item, &mut pending);
+        }
+        self.suppressions.append(&mut pending);
+    }
+
+    /// Runs the text rules over a region and enters it; returns the list where
+    /// suppression comments wait for the next payload line, which they cover.
+    fn start_region(&mut self, region: &Region<'a>) -> Vec<Suppression> {
         for rule in self.rules {
             rule.check_text(&mut self.ctx, region.span.clone());
         }
@@ -232,43 +283,40 @@ impl<'a> Linter<'_, 'a> {
             region.carried,
             region.a2a,
         );
-        if region.kind == FileKind::SilpJson {
-            self.json_comments(block);
-        }
-        // Suppression comments wait here for the next payload line, which they cover.
-        let mut pending = Vec::new();
-        for item in &block.items {
-            match item {
-                Item::Blank(_) => {
-                    // A blank line ends what a suppression may cover: it covers nothing.
-                    self.suppressions.append(&mut pending);
-                }
-                Item::Comment { line, codes } => {
-                    if region.kind != FileKind::SilpJson {
-                        if let Some(codes) = codes {
-                            pending.push(self.own_line_suppression(line, codes.clone()));
-                        }
-                    }
-                }
-                Item::Silp(silp) => {
-                    self.cover(&mut pending, silp.line.span());
-                    self.silp_line(silp);
-                }
-                Item::Slip { line, parse } => {
-                    self.cover(&mut pending, line.span());
-                    self.syntax_errors(&parse.errors);
-                    if let Some(message) = &parse.message {
-                        for rule in self.rules {
-                            rule.check_slip(&mut self.ctx, message);
-                        }
-                    }
-                }
-                Item::Json(json) => self.json_text(json),
-                Item::Nlip(message) => self.nlip_message(message),
-                Item::Carrier(text) => self.carrier_text(text),
+        Vec::new()
+    }
+
+    /// Lints one item of `region`.
+    fn item(&mut self, region: &Region<'a>, item: &Item<'a>, pending: &mut Vec<Suppression>) {
+        match item {
+            Item::Blank(_) => {
+                // A blank line ends what a suppression may cover: it covers nothing.
+                self.suppressions.append(pending);
             }
+            Item::Comment { line, codes } => {
+                if region.kind != FileKind::SilpJson {
+                    if let Some(codes) = codes {
+                        pending.push(self.own_line_suppression(line, codes.clone()));
+                    }
+                }
+            }
+            Item::Silp(silp) => {
+                self.cover(pending, silp.line.span());
+                self.silp_line(silp);
+            }
+            Item::Slip { line, parse } => {
+                self.cover(pending, line.span());
+                self.syntax_errors(&parse.errors);
+                if let Some(message) = &parse.message {
+                    for rule in self.rules {
+                        rule.check_slip(&mut self.ctx, message);
+                    }
+                }
+            }
+            Item::Json(json) => self.json_text(json),
+            Item::Nlip(message) => self.nlip_message(message),
+            Item::Carrier(text) => self.carrier_text(text),
         }
-        self.suppressions.append(&mut pending);
     }
 
     /// The suppressions waiting in `pending` now cover the payload line at `target`.

@@ -9,7 +9,7 @@
 use silp_lint::diagnostics::Diagnostic;
 use silp_lint::fix::{fix_text, payload_meanings};
 use silp_lint::format::format_text;
-use silp_lint::lint::{lint_text, req_id_hash, req_id_hashes, req_ids_of};
+use silp_lint::lint::{lint_document, lint_text, req_id_hash, req_id_hashes, req_ids_of};
 use silp_lint::lsp::document::{apply_changes, Encoding};
 use silp_lint::settings::Settings;
 use silp_lint::source::{FileKind, Span};
@@ -153,6 +153,19 @@ pub fn lint_target(data: &[u8]) {
         .diagnostics
         .windows(2)
         .all(|pair| pair[0].span.start <= pair[1].span.start));
+    // A line-oriented file is linted a line at a time; the server lints the parsed
+    // document it caches. The two agree.
+    let document = parse(&text, kind);
+    let server = lint_document(&document, &Settings::default());
+    assert_eq!(
+        format!("{:?}", server.diagnostics),
+        format!("{:?}", lint.diagnostics),
+        "lint_document finds what lint_text finds"
+    );
+    assert_eq!(
+        server.req_ids, lint.req_ids,
+        "lint_document finds lint_text's req_ids"
+    );
     // The cross-file pass of a run finds the `req_id`s as linting does, and its scan
     // without parsing misses none of them.
     assert_eq!(

@@ -214,7 +214,7 @@ fn decode_frontend(object: &JsonNode) -> Ir {
             FrontendSlot::Entity => {
                 if let Some(value) = scalar_text(&member.value) {
                     ir.entities.push(Entity {
-                        id: Spanned::new(member.key.clone(), member.key_span.clone()),
+                        id: Spanned::new(member.key.to_string(), member.key_span.clone()),
                         value,
                         action: None,
                         span: member.span(),
@@ -298,7 +298,7 @@ fn extras(object: &JsonNode, known: &[&str]) -> Vec<Extra> {
         match extra.iter_mut().find(|e| e.node.0 == member.key) {
             Some(seen) => seen.node.1 = value,
             None => extra.push(Spanned::new(
-                (member.key.clone(), value),
+                (member.key.to_string(), value),
                 member.key_span.clone(),
             )),
         }
@@ -336,8 +336,7 @@ fn text_or_empty(object: &JsonNode, key: &str) -> Text {
 /// as `true`/`false`; `null`, arrays and objects carry no value.
 fn scalar_text(node: &JsonNode) -> Option<Text> {
     let value = match &node.value {
-        JsonValue::String(text) => text.clone(),
-        JsonValue::Number(text) => text.clone(),
+        JsonValue::String(text) | JsonValue::Number(text) => text.to_string(),
         JsonValue::Bool(value) => value.to_string(),
         JsonValue::Null | JsonValue::Array(_) | JsonValue::Object(_) => return None,
     };

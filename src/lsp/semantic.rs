@@ -444,7 +444,7 @@ impl Tokens<'_> {
             JsonValue::Object(members) => {
                 // An array of payloads at the root: each element is a payload object.
                 for member in members {
-                    path.push(member.key.clone());
+                    path.push(member.key.to_string());
                     self.push_meaning(
                         member.key_span.clone(),
                         TokenType::Property,
@@ -478,14 +478,14 @@ impl Tokens<'_> {
                         node.span.clone(),
                         TokenType::Function,
                         verb_modifiers(value),
-                        Meaning::Verb(value.clone()),
+                        Meaning::Verb(value.to_string()),
                     );
                 } else if key == Some("out") && path.len() == 2 && path[0] == "meta" {
                     self.push_meaning(
                         node.span.clone(),
                         TokenType::EnumMember,
                         0,
-                        Meaning::Frontend(value.clone()),
+                        Meaning::Frontend(value.to_string()),
                     );
                 } else {
                     self.push(node.span.clone(), TokenType::String);

@@ -1,7 +1,7 @@
-use super::{declare_rule, Rule, RunContext};
+use super::{declare_rule, ReqIdUse, Rule, RunContext};
 use crate::diagnostics::Related;
 use crate::repeats::repeats;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 declare_rule! {
     /// ## What it does
@@ -38,87 +38,100 @@ const NAMED_PLACES: usize = 5;
 
 impl Rule for DuplicateReqId {
     fn check_run(&self, run: &mut RunContext) {
-        // The uses of each repeated value, keyed and so ordered by its first use.
-        let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        // The uses of each repeated value, by the index of its first use.
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
         for (i, first) in repeats(run.req_ids, |use_| &*use_.fact.value) {
             groups.entry(first).or_insert_with(|| vec![first]).push(i);
         }
-        let place = |run: &RunContext, use_: &super::ReqIdUse| {
-            format!(
-                "{}:{}:{}",
-                run.paths[use_.file], use_.fact.line, use_.fact.column
-            )
-        };
-        for uses in groups.values() {
-            let places: Vec<String> = uses.iter().map(|&i| place(run, &run.req_ids[i])).collect();
-            for (k, &i) in uses.iter().enumerate() {
-                let this = &run.req_ids[i];
-                // The first other uses, from the first one on.
-                let named: Vec<usize> = (0..uses.len())
-                    .filter(|&j| j != k)
-                    .take(NAMED_PLACES)
-                    .collect();
-                let unnamed = uses.len() - 1 - named.len();
-                let mut message = format!(
-                    "`req_id` `{}` is also written at {}",
-                    this.fact.value,
-                    named
-                        .iter()
-                        .map(|&j| places[j].as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                if unnamed > 0 {
-                    message.push_str(&format!(
-                        " and {unnamed} more place{}",
-                        if unnamed == 1 { "" } else { "s" }
-                    ));
-                }
-                let related = named
-                    .iter()
-                    .map(|&j| {
-                        let other = &run.req_ids[uses[j]];
-                        Related {
-                            path: (other.file != this.file)
-                                .then(|| run.paths[other.file].to_string()),
-                            span: other.fact.span.clone(),
-                            message: format!(
-                                "`req_id` `{}` is also written here",
-                                other.fact.value
-                            ),
-                        }
-                    })
-                    .collect();
-                run.report(
-                    this.file,
-                    &Self::META,
-                    this.fact.span.clone(),
-                    message,
-                    related,
-                );
+        let group_of: HashMap<usize, usize> = groups
+            .iter()
+            .flat_map(|(&first, uses)| uses.iter().map(move |&i| (i, first)))
+            .collect();
+        // Uses in file and position order, so a file past the per-rule limit keeps
+        // its first ones.
+        for i in 0..run.req_ids.len() {
+            let Some(uses) = group_of.get(&i).map(|first| &groups[first]) else {
+                continue;
+            };
+            let this = run.req_ids[i];
+            if !run.keeps(this.file, &Self::META) {
+                run.count_left_out(this.file, &Self::META, this.fact.span.clone());
+                continue;
             }
+            // The first other uses, from the first one on.
+            let named: Vec<&ReqIdUse> = uses
+                .iter()
+                .filter(|&&j| j != i)
+                .take(NAMED_PLACES)
+                .map(|&j| &run.req_ids[j])
+                .collect();
+            let unnamed = uses.len() - 1 - named.len();
+            let places: Vec<String> = named
+                .iter()
+                .map(|other| {
+                    format!(
+                        "{}:{}:{}",
+                        run.paths[other.file], other.fact.line, other.fact.column
+                    )
+                })
+                .collect();
+            let mut message = format!(
+                "`req_id` `{}` is also written at {}",
+                this.fact.value,
+                places.join(", ")
+            );
+            if unnamed > 0 {
+                message.push_str(&format!(
+                    " and {unnamed} more place{}",
+                    if unnamed == 1 { "" } else { "s" }
+                ));
+            }
+            let related = named
+                .iter()
+                .map(|other| Related {
+                    path: (other.file != this.file).then(|| run.paths[other.file].to_string()),
+                    span: other.fact.span.clone(),
+                    message: format!("`req_id` `{}` is also written here", other.fact.value),
+                })
+                .collect();
+            run.report(
+                this.file,
+                &Self::META,
+                this.fact.span.clone(),
+                message,
+                related,
+            );
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::lint::lint_text;
+    use crate::diagnostics::Diagnostic;
+    use crate::lint::{lint_files, lint_text};
+    use crate::rules::MAX_PER_RULE;
     use crate::settings::Settings;
     use crate::source::FileKind;
 
-    #[test]
-    fn a_much_repeated_id_is_reported_once_per_use_naming_a_few_places() {
-        let line = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n";
-        let text = line.repeat(1000);
-        let found = crate::lint::lint_files(&[(
+    const LINE: &str = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n";
+
+    /// The SL303 diagnostics of `x.silp.jsonl` holding `uses` times [`LINE`].
+    fn sl303_of(uses: usize) -> Vec<Diagnostic> {
+        let text = LINE.repeat(uses);
+        let files = [(
             "x.silp.jsonl",
-            &text,
+            &*text,
             FileKind::SilpJsonl,
             &Settings::default(),
-        )])
-        .remove(0);
-        let sl303: Vec<_> = found.iter().filter(|d| d.code() == "SL303").collect();
+        )];
+        let mut found = lint_files(&files).remove(0);
+        found.retain(|d| d.code() == "SL303");
+        found
+    }
+
+    #[test]
+    fn a_much_repeated_id_is_reported_once_per_use_naming_a_few_places() {
+        let sl303 = sl303_of(1000);
         assert_eq!(sl303.len(), 1000, "each use once");
         for diagnostic in &sl303 {
             assert_eq!(diagnostic.related.len(), super::NAMED_PLACES);
@@ -132,8 +145,24 @@ mod tests {
             sl303[1].message.contains("x.silp.jsonl:1:"),
             "the first use is named first"
         );
-        assert!(lint_text(line, FileKind::SilpJsonl, &Settings::default())
+        assert!(lint_text(LINE, FileKind::SilpJsonl, &Settings::default())
             .diagnostics
             .is_empty());
+    }
+
+    #[test]
+    fn a_file_keeps_the_first_ten_thousand_and_says_how_many_more() {
+        let sl303 = sl303_of(MAX_PER_RULE + 250);
+        assert_eq!(sl303.len(), MAX_PER_RULE + 1);
+        let kept_until = LINE.len() * MAX_PER_RULE;
+        assert!(sl303[..MAX_PER_RULE]
+            .iter()
+            .all(|d| d.span.end <= kept_until && d.message.ends_with("more places")));
+        let note = &sl303[MAX_PER_RULE];
+        assert_eq!(
+            note.message,
+            "250 more SL303 diagnostics in this file are not shown"
+        );
+        assert!(note.span.start > kept_until, "at the first use left out");
     }
 }

@@ -61,7 +61,7 @@ use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
 use crate::syntax::suppression::Suppression;
 use crate::syntax::SyntaxError;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Declares a rule's struct, its [`RuleMeta`] (from its doc comment and registry
 /// position) and its [`Declared`] impl. A rule not listed in `registry.rs` has no
@@ -142,6 +142,34 @@ pub trait Rule: Declared + Sync {
 /// file with a finding on every character must not take gigabytes to report, and
 /// `--fix` (ten rounds) must still clear a file of a hundred thousand.
 pub const MAX_PER_RULE: usize = 10_000;
+
+/// The diagnostic that says how many more of a rule's diagnostics a file has than
+/// the `per_rule` it keeps, at `span`, the first one left out.
+fn left_out(
+    meta: &'static RuleMeta,
+    settings: &Settings,
+    omitted: usize,
+    per_rule: usize,
+    span: Span,
+) -> Diagnostic {
+    Diagnostic {
+        rule: meta,
+        severity: settings.severity(meta),
+        message: format!(
+            "{omitted} more {} diagnostics in this file are not shown",
+            meta.code
+        ),
+        help: Some(
+            format!(
+                "silp-lint reports at most {per_rule} diagnostics of one rule per file; fix these and run it again"
+            )
+            .into(),
+        ),
+        span,
+        fix: None,
+        related: Vec::new(),
+    }
+}
 
 /// What a rule sees while checking one file: its text and settings, and where
 /// diagnostics go.
@@ -348,24 +376,13 @@ impl<'a> Context<'a> {
             };
             let meta = rule.meta();
             let omitted = *count as usize - self.per_rule;
-            self.diagnostics.push(Diagnostic {
-                rule: meta,
-                severity: self.settings.severity(meta),
-                message: format!(
-                    "{omitted} more {} diagnostics in this file are not shown",
-                    meta.code
-                ),
-                help: Some(
-                    format!(
-                        "silp-lint reports at most {} diagnostics of one rule per file; fix these and run it again",
-                        self.per_rule
-                    )
-                    .into(),
-                ),
-                span: span.clone(),
-                fix: None,
-                related: Vec::new(),
-            });
+            self.diagnostics.push(left_out(
+                meta,
+                self.settings,
+                omitted,
+                self.per_rule,
+                span.clone(),
+            ));
         }
         self.diagnostics
     }
@@ -470,11 +487,45 @@ pub struct RunContext<'a> {
     pub paths: &'a [&'a str],
     pub req_ids: &'a [ReqIdUse<'a>],
     pub settings: &'a [&'a Settings],
-    pub diagnostics: Vec<(usize, Diagnostic)>,
+    diagnostics: Vec<(usize, Diagnostic)>,
+    /// How many diagnostics each rule reported in each file (by file and rule id),
+    /// and the first span of those past [`MAX_PER_RULE`], counted, not kept.
+    reported: HashMap<(usize, usize), (usize, Option<Span>)>,
 }
 
-impl RunContext<'_> {
-    /// Records a diagnostic in file `file` unless the rule is off for that file.
+impl<'a> RunContext<'a> {
+    pub fn new(
+        paths: &'a [&'a str],
+        req_ids: &'a [ReqIdUse<'a>],
+        settings: &'a [&'a Settings],
+    ) -> RunContext<'a> {
+        RunContext {
+            paths,
+            req_ids,
+            settings,
+            diagnostics: Vec::new(),
+            reported: HashMap::new(),
+        }
+    }
+
+    /// Whether a diagnostic of `rule` in `file` reported now would be kept: the
+    /// rule is on for the file and below its limit there, as in [`Context::keeps`].
+    pub fn keeps(&self, file: usize, rule: &RuleMeta) -> bool {
+        self.settings[file].enabled(rule)
+            && self
+                .reported
+                .get(&(file, rule.id.index()))
+                .is_none_or(|(count, _)| *count < MAX_PER_RULE)
+    }
+
+    /// Counts a diagnostic of `rule` in `file` at `span` that [`Self::keeps`] said
+    /// would not be kept, for the note that says how many were left out.
+    pub fn count_left_out(&mut self, file: usize, rule: &'static RuleMeta, span: Span) {
+        self.report(file, rule, span, String::new(), Vec::new());
+    }
+
+    /// Records a diagnostic in file `file` unless the rule is off for that file;
+    /// past [`MAX_PER_RULE`] of the rule in the file it is only counted.
     pub fn report(
         &mut self,
         file: usize,
@@ -485,6 +536,12 @@ impl RunContext<'_> {
     ) {
         let settings = self.settings[file];
         if !settings.enabled(rule) {
+            return;
+        }
+        let (count, first_omitted) = self.reported.entry((file, rule.id.index())).or_default();
+        *count += 1;
+        if *count > MAX_PER_RULE {
+            first_omitted.get_or_insert(span);
             return;
         }
         self.diagnostics.push((
@@ -499,5 +556,29 @@ impl RunContext<'_> {
                 related,
             },
         ));
+    }
+
+    /// The diagnostics with the file each belongs to, and one more for each rule
+    /// that reported past [`MAX_PER_RULE`] in a file, saying how many were left out.
+    pub fn into_diagnostics(self) -> Vec<(usize, Diagnostic)> {
+        let mut diagnostics = self.diagnostics;
+        let mut capped: Vec<_> = self
+            .reported
+            .into_iter()
+            .filter_map(|(key, (count, first))| Some((key, count, first?)))
+            .collect();
+        capped.sort_by_key(|((file, rule), ..)| (*file, *rule));
+        for ((file, rule), count, span) in capped {
+            let meta = registry::RULES[rule].meta();
+            let note = left_out(
+                meta,
+                self.settings[file],
+                count - MAX_PER_RULE,
+                MAX_PER_RULE,
+                span,
+            );
+            diagnostics.push((file, note));
+        }
+        diagnostics
     }
 }

@@ -200,7 +200,7 @@ fn violations<'i>(
                     })
                     .unwrap_or_default();
                 for member in node.members() {
-                    if !unexpected.contains(&member.key) {
+                    if !unexpected.iter().any(|key| *key == member.key) {
                         continue;
                     }
                     violations.push(Violation {
@@ -316,7 +316,7 @@ fn describe_node(node: &JsonNode) -> String {
         JsonValue::Bool(value) => format!("`{value}`"),
         JsonValue::Number(text) => format!("`{}`", shorten(text)),
         JsonValue::String(text) => {
-            let quoted = serde_json::to_string(text).unwrap_or_default();
+            let quoted = serde_json::to_string(text.as_str()).unwrap_or_default();
             format!("the string `{}`", shorten(&quoted))
         }
         JsonValue::Array(_) | JsonValue::Object(_) => node.type_name().to_string(),

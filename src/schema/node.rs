@@ -30,7 +30,7 @@ impl Json for SpannedJson {
         f: impl FnOnce(&JsonNode) -> T,
     ) -> T {
         *buffer = JsonNode {
-            value: JsonValue::String(string.to_owned()),
+            value: JsonValue::String(string.into()),
             span: 0..0,
         };
         f(buffer)

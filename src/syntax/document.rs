@@ -348,15 +348,9 @@ impl<'t> Document<'t> {
 
 fn parse_block(region: Region<'_>) -> Block<'_> {
     let items = match region.kind {
-        FileKind::Silp => region.lines().map(silp_item).collect(),
-        FileKind::Slip => region
+        kind if is_line_oriented(kind) => region
             .lines()
-            .map(|line| {
-                comment_item(&line).unwrap_or_else(|| Item::Slip {
-                    parse: slip::parse_message(line.text, line.start),
-                    line,
-                })
-            })
+            .map(|line| line_item(kind, line, region.page()))
             .collect(),
         FileKind::SilpJson => {
             let mut items: Vec<Item> = region
@@ -372,21 +366,30 @@ fn parse_block(region: Region<'_>) -> Block<'_> {
             )));
             items
         }
-        FileKind::SilpJsonl => region
-            .lines()
-            .map(|line| {
-                if line.text.trim().is_empty() {
-                    Item::Blank(line)
-                } else {
-                    Item::Json(json_text(line.text, line.start, false, region.page()))
-                }
-            })
-            .collect(),
         FileKind::Nlip => vec![Item::Nlip(nlip_message(&region))],
         FileKind::McpCall | FileKind::A2a => vec![Item::Carrier(carrier_text(&region))],
-        FileKind::Markdown => Vec::new(),
+        FileKind::Silp | FileKind::Slip | FileKind::SilpJsonl | FileKind::Markdown => Vec::new(),
     };
     Block { region, items }
+}
+
+/// Whether every payload of `kind` is one line, parsed without its neighbours: such
+/// a file can be linted a line at a time ([`line_item`]), never holding its tree.
+pub fn is_line_oriented(kind: FileKind) -> bool {
+    matches!(kind, FileKind::Silp | FileKind::Slip | FileKind::SilpJsonl)
+}
+
+/// The item one line of a line-oriented region (of `kind`, in `page`) is.
+pub fn line_item<'t>(kind: FileKind, line: Line<'t>, page: &'t str) -> Item<'t> {
+    match kind {
+        FileKind::Slip => comment_item(&line).unwrap_or_else(|| Item::Slip {
+            parse: slip::parse_message(line.text, line.start),
+            line,
+        }),
+        FileKind::SilpJsonl if line.text.trim().is_empty() => Item::Blank(line),
+        FileKind::SilpJsonl => Item::Json(json_text(line.text, line.start, false, page)),
+        _ => silp_item(line),
+    }
 }
 
 /// A blank or comment line as an item; `None` for a line with a payload.

@@ -10,6 +10,11 @@
 
 use crate::source::Span;
 use crate::syntax::{describe_found, SyntaxError};
+use compact_str::CompactString;
+
+/// A key, string or number as the tree holds it: inline up to 24 bytes, so the
+/// short keys and values payloads are made of cost no allocation of their own.
+pub type JsonText = CompactString;
 
 /// The deepest nesting of arrays and objects accepted (serde_json's limit).
 pub const MAX_DEPTH: usize = 128;
@@ -27,9 +32,9 @@ pub enum JsonValue {
     Null,
     Bool(bool),
     /// The number as written (`4.0`, `1e3`).
-    Number(String),
+    Number(JsonText),
     /// The decoded string.
-    String(String),
+    String(JsonText),
     Array(Vec<JsonNode>),
     /// Members in source order; duplicate keys are kept.
     Object(Vec<JsonMember>),
@@ -37,7 +42,7 @@ pub enum JsonValue {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct JsonMember {
-    pub key: String,
+    pub key: JsonText,
     /// The key's span, quotes included.
     pub key_span: Span,
     pub value: JsonNode,
@@ -177,12 +182,12 @@ impl JsonNode {
             JsonValue::Null => Value::Null,
             JsonValue::Bool(value) => Value::Bool(*value),
             JsonValue::Number(text) => Value::Number(serde_number(text)),
-            JsonValue::String(text) => Value::String(text.clone()),
+            JsonValue::String(text) => Value::String(text.to_string()),
             JsonValue::Array(items) => Value::Array(items.iter().map(JsonNode::to_serde).collect()),
             JsonValue::Object(members) => {
                 let mut map = serde_json::Map::with_capacity(members.len());
                 for member in members {
-                    map.insert(member.key.clone(), member.value.to_serde());
+                    map.insert(member.key.to_string(), member.value.to_serde());
                 }
                 Value::Object(map)
             }
@@ -270,7 +275,7 @@ enum Open {
         start: usize,
         members: Vec<JsonMember>,
         /// The key read, waiting for its value.
-        key: Option<(String, Span)>,
+        key: Option<(JsonText, Span)>,
     },
 }
 
@@ -462,7 +467,7 @@ impl<'a> Parser<'a> {
                 b'-' | b'0'..=b'9' => {
                     let start = self.pos;
                     self.number()?;
-                    let value = JsonValue::Number(self.text[start..self.pos].to_string());
+                    let value = JsonValue::Number(JsonText::from(&self.text[start..self.pos]));
                     self.complete(start, value)
                 }
                 _ => {
@@ -662,11 +667,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Scans a string from its opening quote; returns it decoded.
-    fn string(&mut self) -> Step<String> {
+    fn string(&mut self) -> Step<JsonText> {
         let open = self.pos;
         let mut i = open + 1;
         // Filled only once an escape is met; until then the string is a plain slice.
-        let mut decoded = String::new();
+        let mut decoded = JsonText::default();
         let mut plain_from = i;
         loop {
             let Some(&b) = self.bytes.get(i) else {
