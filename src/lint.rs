@@ -8,9 +8,9 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
-use crate::syntax::document::{is_line_oriented, line_item};
 use crate::syntax::document::{
-    Block, Carried, Carrier, CarrierText, Codes, Item, JsonText, NlipMessage, SilpBody, SilpLine,
+    is_line_oriented, line_item, Block, Carried, Carrier, CarrierText, Codes, Item, JsonText,
+    NlipMessage, SilpBody, SilpLine,
 };
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};

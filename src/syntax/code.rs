@@ -192,8 +192,6 @@ pub fn lex(text: &str, base: usize) -> Vec<(Token<'_>, Span)> {
 
 /// Parses one payload; `text` starts at byte `base` of its file.
 pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
-    use chumsky::input::Input as _;
-    use chumsky::Parser as _;
     let tokens = lex(text, base);
     let mut errors = Vec::new();
     for (token, span) in &tokens {
@@ -225,14 +223,36 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
         .map(|(token, span)| (*token, chumsky::span::SimpleSpan::from(span.clone())))
         .collect();
     let end = base + text.len();
-    let input = valid
-        .as_slice()
-        .map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
-    let (mut payload, parse_errors) = grammar::payload().parse(input).into_output_errors();
+    // Most payloads parse: learn that cheaply, and describe errors only when there are.
+    let payload = match parses_cleanly(&valid, end) {
+        Some(payload) => Some(payload),
+        None => parse_described(&valid, end, &mut errors),
+    };
+    if let Some(payload) = &payload {
+        validate(payload, &mut errors);
+    }
+    errors.sort_by_key(|e| (e.span.start, e.span.end));
+    errors.dedup();
+    CodeParse { payload, errors }
+}
+
+/// Parses `valid` (tokens, then the end of the payload at `end`), adding its syntax
+/// errors, each saying what was expected, to `errors`.
+fn parse_described<'s>(
+    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
+    end: usize,
+    errors: &mut Vec<SyntaxError>,
+) -> Option<Payload<'s>> {
+    use chumsky::input::Input as _;
+    use chumsky::Parser as _;
+    let input = valid.map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
+    let (mut payload, parse_errors) = grammar::payload::<_, grammar::Described>()
+        .parse(input)
+        .into_output_errors();
     if parse_errors.iter().any(|error| error.found().is_none()) {
         // The payload stops early: if closing its open parentheses is all it lacks,
         // the rules still read it (`book(a,b); begin(x` still has SL405 and SL101).
-        if let Some(closed) = closed_at_end(&valid, end) {
+        if let Some(closed) = closed_at_end(valid, end) {
             payload = Some(closed);
         }
     }
@@ -242,12 +262,7 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
             describe_rich(&error),
         ));
     }
-    if let Some(payload) = &payload {
-        validate(payload, &mut errors);
-    }
-    errors.sort_by_key(|e| (e.span.start, e.span.end));
-    errors.dedup();
-    CodeParse { payload, errors }
+    payload
 }
 
 /// How deep parentheses may nest before the payload is not parsed at all.
@@ -278,8 +293,6 @@ fn closed_at_end<'s>(
     valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
     end: usize,
 ) -> Option<Payload<'s>> {
-    use chumsky::input::Input as _;
-    use chumsky::Parser as _;
     let open = valid
         .iter()
         .filter(|(token, _)| *token == Token::LParen)
@@ -294,8 +307,21 @@ fn closed_at_end<'s>(
     let end_span = chumsky::span::SimpleSpan::from(end..end);
     let mut closed = valid.to_vec();
     closed.extend(std::iter::repeat_n((Token::RParen, end_span), open - close));
-    let input = closed.as_slice().map(end_span, |(t, s)| (t, s));
-    let (payload, errors) = grammar::payload().parse(input).into_output_errors();
+    parses_cleanly(&closed, end)
+}
+
+/// The payload of `valid` (tokens, then the end of the payload at `end`) when it
+/// parses without any error.
+fn parses_cleanly<'s>(
+    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
+    end: usize,
+) -> Option<Payload<'s>> {
+    use chumsky::input::Input as _;
+    use chumsky::Parser as _;
+    let input = valid.map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
+    let (payload, errors) = grammar::payload::<_, grammar::Checked>()
+        .parse(input)
+        .into_output_errors();
     errors.is_empty().then_some(payload).flatten()
 }
 
@@ -407,15 +433,42 @@ mod grammar {
     use chumsky::input::ValueInput;
     use chumsky::prelude::*;
 
-    type Extra<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
+    use chumsky::error::EmptyErr;
+    use chumsky::extra::ParserExtra;
+    use chumsky::label::LabelError;
+
+    /// Parsing with errors that say what was expected, for payloads that do not parse.
+    pub(super) type Described<'t, 's> = extra::Err<Rich<'t, Token<'s>, SimpleSpan>>;
+    /// Parsing that only learns whether a payload parses: a failed alternative costs
+    /// nothing, where [`Described`] gathers what each one expected.
+    pub(super) type Checked = extra::Default;
+
+    /// An error the grammar raises with its own message.
+    pub(super) trait CustomError {
+        fn custom(span: SimpleSpan, message: impl FnOnce() -> String) -> Self;
+    }
+
+    impl CustomError for Rich<'_, Token<'_>, SimpleSpan> {
+        fn custom(span: SimpleSpan, message: impl FnOnce() -> String) -> Self {
+            Rich::custom(span, message())
+        }
+    }
+
+    impl CustomError for EmptyErr {
+        fn custom(_: SimpleSpan, _: impl FnOnce() -> String) -> Self {
+            EmptyErr::default()
+        }
+    }
 
     fn range(span: SimpleSpan) -> Span {
         span.start..span.end
     }
 
-    pub(super) fn payload<'t, 's: 't, I>() -> impl Parser<'t, I, Payload<'s>, Extra<'t, 's>> + Clone
+    pub(super) fn payload<'t, 's: 't, I, E>() -> impl Parser<'t, I, Payload<'s>, E> + Clone
     where
         I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+        E: ParserExtra<'t, I> + 't,
+        E::Error: LabelError<'t, I, &'static str> + CustomError,
     {
         let word = select! { Token::Word(text) => text }
             .map_with(|text, e| {
@@ -570,9 +623,9 @@ mod grammar {
             .then_ignore(any().filter(move |t: &Token| !stop(t)).repeated())
             .map_with(|first, e| (first, range(e.span())))
             .validate(|(first, span), _, emitter| {
-                let message =
-                    format!("expected `;`, `->`, `else`, `with` or end of payload, found {first}");
-                emitter.emit(Rich::custom(SimpleSpan::from(span), message));
+                emitter.emit(E::Error::custom(SimpleSpan::from(span), || {
+                    format!("expected `;`, `->`, `else`, `with` or end of payload, found {first}")
+                }));
             });
         let actions = call.clone().then(
             separator
@@ -759,6 +812,82 @@ mod tests {
             "if a and",
         ] {
             let _ = parse_payload(text, 0);
+        }
+    }
+
+    /// Payloads made of valid pieces, and sometimes a stray token or two inserted
+    /// among them: about half parse cleanly.
+    fn payloads() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        use proptest::sample::select;
+        let call = select(vec![
+            "start(hike)",
+            "notify(summary)",
+            "x(a, b=c@d)",
+            "book",
+            "switch(src=flight,tgt=billing)",
+        ]);
+        let condition = select(vec![
+            "if !rain(t+1):",
+            "if budget<856:",
+            "if budget<856 and !late then",
+            "if near(a, b)",
+        ]);
+        let stray = select(vec!["(", ")", ",", ":", "=", "<>", "@", "else", "é", "!"]);
+        (
+            proptest::option::of(condition),
+            proptest::collection::vec((select(vec![";", "->"]), call.clone()), 1..4),
+            proptest::option::of(proptest::collection::vec(call, 1..3)),
+            any::<bool>(),
+            proptest::collection::vec((any::<prop::sample::Index>(), stray), 0..2),
+        )
+            .prop_map(|(condition, actions, alternatives, with, strays)| {
+                let mut words: Vec<&str> = condition.into_iter().collect();
+                for (i, (separator, call)) in actions.into_iter().enumerate() {
+                    if i > 0 {
+                        words.push(separator);
+                    }
+                    words.push(call);
+                }
+                if let Some(alternatives) = alternatives {
+                    words.push("else:");
+                    for (i, call) in alternatives.into_iter().enumerate() {
+                        if i > 0 {
+                            words.push(";");
+                        }
+                        words.push(call);
+                    }
+                }
+                if with {
+                    words.push("with hotel");
+                }
+                for (at, token) in strays {
+                    words.insert(at.index(words.len() + 1), token);
+                }
+                words.join(" ")
+            })
+    }
+
+    proptest::proptest! {
+        /// The cheap first parse and the one that describes errors read the same
+        /// grammar: a payload either parses cleanly under both, to the same tree, or
+        /// has errors under both.
+        #[test]
+        fn the_checked_parse_agrees_with_the_described_one(text in payloads()) {
+            let tokens = lex(&text, 0);
+            let valid: Vec<_> = tokens
+                .iter()
+                .filter(|(token, _)| *token != Token::Error)
+                .map(|(token, span)| (*token, chumsky::span::SimpleSpan::from(span.clone())))
+                .collect();
+            let checked = parses_cleanly(&valid, text.len());
+            let mut errors = Vec::new();
+            let described = parse_described(&valid, text.len(), &mut errors);
+            if errors.is_empty() {
+                proptest::prop_assert_eq!(checked, described, "{}", text);
+            } else {
+                proptest::prop_assert!(checked.is_none(), "{}", text);
+            }
         }
     }
 }
