@@ -118,16 +118,19 @@ pub fn did_you_mean<'a>(
 ) -> Option<&'a str> {
     let lower = word.to_lowercase();
     let length = lower.chars().count();
+    let letters = LetterCounts::of(&lower);
     // Optimal string alignment: edits and adjacent swaps, without the allocations
     // of unrestricted Damerau-Levenshtein, which no typo of a short word needs. A
-    // candidate whose length differs by more than the allowed distance cannot be
-    // close: it is skipped before any distance is computed.
+    // candidate whose length or letters differ by more than the allowed distance
+    // cannot be close: it is skipped before any distance is computed.
     candidates
         .into_iter()
         .filter_map(|c| {
             let c_length = c.chars().count();
             let allowed = (c_length.max(3) / 3).max(1) + usize::from(c.len() > 8);
-            if length.abs_diff(c_length) > allowed {
+            if length.abs_diff(c_length) > allowed
+                || (c.is_ascii() && letters.distance_at_least(c) > allowed)
+            {
                 return None;
             }
             let distance = strsim::osa_distance(&lower, &c.to_lowercase());
@@ -135,6 +138,36 @@ pub fn did_you_mean<'a>(
         })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, c)| c)
+}
+
+/// How often each ASCII character occurs in a lower-cased word, every other
+/// character counted together: a lower bound on edit distances that costs no
+/// allocation. An edit adds or removes at most one character on each side of two
+/// words' counts (a swap none), so their distance is at least the larger number of
+/// characters one has and the other lacks. Most anchors of a codebook are ruled out
+/// by it before their distance is computed.
+struct LetterCounts([i32; 129]);
+
+impl LetterCounts {
+    fn of(lower: &str) -> LetterCounts {
+        let mut counts = [0; 129];
+        for ch in lower.chars() {
+            counts[if ch.is_ascii() { ch as usize } else { 128 }] += 1;
+        }
+        LetterCounts(counts)
+    }
+
+    /// The bound against `candidate`, an ASCII word compared without case.
+    fn distance_at_least(&self, candidate: &str) -> usize {
+        let mut counts = self.0;
+        for byte in candidate.bytes() {
+            counts[usize::from(byte.to_ascii_lowercase() & 0x7f)] -= 1;
+        }
+        let (surplus, lack) = counts.iter().fold((0, 0), |(surplus, lack), &count| {
+            (surplus + count.max(0), lack + (-count).max(0))
+        });
+        surplus.max(lack).unsigned_abs() as usize
+    }
 }
 
 /// A UCR anchor: its index, mnemonic, canonical description and 4-D coordinates
@@ -263,6 +296,19 @@ mod tests {
             ucr_hash(&extensions),
             "sha256:e312a3f81985a1481b57b13f6452eafdc79ceca44eebd312c8fa56067aa1f806"
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_letter_count_bound_never_exceeds_the_distance(
+            word in "[a-dA-D\u{200B}\u{0430}\u{212A}K]{0,12}",
+            candidate in "[a-dA-DkK]{0,12}",
+        ) {
+            let lower = word.to_lowercase();
+            let distance = strsim::osa_distance(&lower, &candidate.to_lowercase());
+            let bound = LetterCounts::of(&lower).distance_at_least(&candidate);
+            proptest::prop_assert!(bound <= distance, "{} > {}", bound, distance);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use crate::source::Span;
 use crate::syntax::{describe_found, SyntaxError};
-use chumsky::input::{Stream, ValueInput};
+use chumsky::input::{Input as _, ValueInput};
 use chumsky::prelude::*;
 use logos::Logos;
 
@@ -251,11 +251,10 @@ fn thread_id(text: &str) -> Option<&str> {
 pub fn parse_message(text: &str, base: usize) -> SlipParse<'_> {
     let (tokens, mut errors) = lex(text);
     let eol = text.len();
-    let stream = Stream::from_iter(tokens)
-        .map((eol..eol).into(), |(tok, span): (Tok<'_>, SimpleSpan)| {
-            (tok, span)
-        });
-    let (output, parse_errors) = parser(eol).parse(stream).into_output_errors();
+    let input = tokens
+        .as_slice()
+        .map((eol..eol).into(), |(tok, span)| (tok, span));
+    let (output, parse_errors) = parser(eol).parse(input).into_output_errors();
     errors.extend(parse_errors.into_iter().map(|error| {
         let span = error.span().into_range();
         let message = match error.reason() {
