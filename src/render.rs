@@ -463,10 +463,11 @@ fn human(out: &mut dyn Write, file: &HumanSource, d: &Diagnostic, color: bool) -
         report = report.with_note(format!("{} ({how})", fix.message));
     }
     let report = report.finish();
-    if color {
+    // ariadne colours custom report kinds (info, hint) even with colour off.
+    let custom_kind = matches!(d.severity, Severity::Info | Severity::Hint);
+    if color || !custom_kind {
         return report.write((path, &file.source), &mut *out);
     }
-    // ariadne colours custom report kinds (info, hint) even with colour off.
     let mut plain = Vec::new();
     report.write((path, &file.source), &mut plain)?;
     out.write_all(&strip_ansi(&plain))

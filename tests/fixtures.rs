@@ -59,6 +59,11 @@ fn every_rule_has_fixtures_and_they_render_as_snapshotted() {
                 "{} reports nothing for {code}:\n{rendered}",
                 path.display()
             );
+            assert!(
+                !rendered.contains('\x1b'),
+                "{} renders colour sequences with colour off:\n{rendered}",
+                path.display()
+            );
             let snapshot = format!("{code}__{}", path.file_name().unwrap().to_string_lossy());
             insta::with_settings!({ prepend_module_to_snapshot => false, omit_expression => true }, {
                 insta::assert_snapshot!(snapshot, rendered);
