@@ -9,7 +9,7 @@ fn text(word: &Word) -> Text {
 
 /// The action code a function name stands for (`cancel` -> `!CANCEL`).
 pub fn action_code(name: &Word) -> Text {
-    Spanned::new(format!("!{}", name.text.to_uppercase()), name.span())
+    Spanned::new(format!("!{}", super::upper_case(name.text)), name.span())
 }
 
 /// Whether a predicate's second of two arguments is a time (`t+1`, `t-2`).

@@ -241,7 +241,7 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
         span: verb_span.clone(),
         form: VerbForm::ActionKey,
     });
-    let action = Spanned::new(format!("!{}", verb.to_uppercase()), verb_span);
+    let action = Spanned::new(format!("!{}", super::upper_case(verb)), verb_span);
     // One value may be written without the array, as the reference decodes it.
     let values = match &member.value.value {
         JsonValue::Array(items) => items.as_slice(),

@@ -11,6 +11,7 @@ pub mod req_id;
 
 use crate::source::Span;
 use serde::{Serialize, Serializer};
+use std::borrow::Cow;
 use std::ops::Deref;
 
 /// A value and where it was written. Compares and serialises as the bare value.
@@ -81,8 +82,19 @@ pub struct VerbUse {
 
 impl VerbUse {
     /// The verb in whitelist spelling: no `!`, upper case (`!cancel` -> `CANCEL`).
-    pub fn normalized(&self) -> String {
-        self.text.trim_start_matches('!').to_uppercase()
+    pub fn normalized(&self) -> Cow<'_, str> {
+        upper_case(self.text.trim_start_matches('!'))
+    }
+}
+
+/// `text` in upper case, borrowed when it already is, as most action codes are.
+pub fn upper_case(text: &str) -> Cow<'_, str> {
+    if !text.is_ascii() {
+        Cow::Owned(text.to_uppercase())
+    } else if text.bytes().any(|b| b.is_ascii_lowercase()) {
+        Cow::Owned(text.to_ascii_uppercase())
+    } else {
+        Cow::Borrowed(text)
     }
 }
 
@@ -208,4 +220,26 @@ pub struct Meta {
     /// The `meta` object itself, when written.
     #[serde(skip)]
     pub span: Option<Span>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::upper_case;
+    use std::borrow::Cow;
+
+    #[test]
+    fn upper_case_agrees_with_unicode_and_borrows_what_already_is() {
+        for text in [
+            "cancel",
+            "Start",
+            "ROLL_BACK",
+            "straße",
+            "çağrı",
+            "",
+            "a1-b",
+        ] {
+            assert_eq!(upper_case(text), text.to_uppercase(), "{text}");
+        }
+        assert!(matches!(upper_case("CANCEL"), Cow::Borrowed("CANCEL")));
+    }
 }
