@@ -15,15 +15,18 @@
 #   6. scaling tables: each hostile input at 1x, 4x and 16x, in the CLI
 #      (scripts/scaling.py) and in the server (scripts/bench-lsp.sh hostile)
 #   7. convert, one process per file as a user would run it
+#   8. instructions executed by check (callgrind, when valgrind is installed): the
+#      one figure this machine's timing noise does not move, to compare two builds
 #
-# Needs python3, hyperfine and GNU time (apt-get install hyperfine time).
+# Needs python3, hyperfine and GNU time (apt-get install hyperfine time); section 8
+# needs valgrind.
 # usage: scripts/bench.sh [PAYLOADS]   (default 100000; BIG=0 skips the 1M corpus,
 #        SECTIONS="1 3" runs only those sections)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 payloads=${1:-100000}
 big=${BIG:-1000000}
-sections=" ${SECTIONS:-1 2 3 4 5 6 7} "
+sections=" ${SECTIONS:-1 2 3 4 5 6 7 8} "
 for tool in hyperfine /usr/bin/time python3; do
   command -v "$tool" >/dev/null || { echo "error: $tool is needed (apt-get install hyperfine time)" >&2; exit 2; }
 done
@@ -140,4 +143,19 @@ if wants 7; then
   hyperfine --warmup 1 --runs 5 \
     -n "convert code -> json" "find $corpus/code -name '*.silp' -exec $bin convert --to json {} ';' > /dev/null" \
     -n "convert ir -> code" "find $corpus/ir -name '*.silp.jsonl' -exec $bin convert --to code {} ';' > /dev/null"
+fi
+
+if wants 8; then
+  echo "== 8. instructions executed (callgrind, one thread): the figure noise does not move"
+  if command -v valgrind >/dev/null; then
+    for format in concise human; do
+      # check exits with 1 when it reports diagnostics, and valgrind with it.
+      count=$( (RAYON_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        "$bin" check "$corpus" --output-format "$format" 2>&1 >/dev/null || true) |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+      echo "check, $format output: $count instructions"
+    done
+  else
+    echo "(valgrind is not on PATH: apt-get install valgrind)"
+  fi
 fi
