@@ -242,10 +242,13 @@ impl<'r, 'a> Linter<'r, 'a> {
         let req_ids = if req_ids.is_empty() {
             Vec::new()
         } else {
-            let index = crate::source::LineIndex::new(text);
+            let locator = crate::source::Locator::new(text);
             req_ids
                 .into_iter()
-                .map(|(value, span)| ReqIdFact::new(value, span, text, &index))
+                .map(|(value, span)| {
+                    let at = locator.location(span.start);
+                    ReqIdFact::new(value, span, at)
+                })
                 .collect()
         };
         sort_and_dedup(&mut diagnostics);

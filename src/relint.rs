@@ -231,7 +231,10 @@ fn window_relint(
     // Lines and columns move with the edit: take them from the new text.
     let req_ids = req_ids
         .into_iter()
-        .map(|(value, span)| ReqIdFact::new(value, span, new, index))
+        .map(|(value, span)| {
+            let at = index.location(new, span.start);
+            ReqIdFact::new(value, span, at)
+        })
         .collect();
     Some(FileLint {
         diagnostics,

@@ -1,7 +1,7 @@
 //! Source files: what kind of payload file a path is, and byte offset <-> line/column
 //! conversion (characters for the CLI, UTF-16 or UTF-8 units for editors).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 /// A byte range into the text of one file.
@@ -80,40 +80,105 @@ pub struct Location {
     pub offset: usize,
 }
 
+impl Location {
+    /// The location of `offset` of `text`, on 0-based `line` and `column` characters
+    /// from that line's start.
+    fn at(text: &str, line: usize, column: usize, offset: usize) -> Location {
+        // Editors hide a byte-order mark: line 1's columns start after it.
+        let bom = line == 0 && offset > 0 && text.starts_with('\u{feff}');
+        Location {
+            line: line + 1,
+            column: column + 1 - usize::from(bom),
+            offset,
+        }
+    }
+}
+
 /// The positions of many offsets of one text, asked for in order (a file's sorted
-/// diagnostics): characters are counted on from the last offset asked for, so many
-/// positions on one long line cost linear time, not quadratic.
+/// diagnostics, its `req_id`s): lines and characters are counted on from the last
+/// offset asked for, so positions cost the text up to the last of them, once, and
+/// many on one long line cost linear time, not quadratic. The line index is built
+/// only when an offset comes before the previous one or the text holds a `\r`.
 pub struct Locator<'t> {
     text: &'t str,
-    index: LineIndex,
-    /// The last offset asked for, and its characters from its line's start.
-    last: Cell<(usize, usize)>,
+    /// Whether the text has a `\r`, which may or may not end a line on its own.
+    has_cr: bool,
+    index: OnceCell<LineIndex>,
+    last: Cell<Cursor>,
+}
+
+/// The last offset located: its 0-based line, and its characters from the line's start.
+#[derive(Clone, Copy, Default)]
+struct Cursor {
+    offset: usize,
+    line: usize,
+    column: usize,
 }
 
 impl<'t> Locator<'t> {
     pub fn new(text: &'t str) -> Locator<'t> {
         Locator {
             text,
-            index: LineIndex::new(text),
-            last: Cell::new((0, 0)),
+            has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
+            index: OnceCell::new(),
+            last: Cell::new(Cursor::default()),
         }
     }
 
     pub fn location(&self, offset: usize) -> Location {
         let text = self.text;
-        self.index.location_counting(text, offset, |start, offset| {
-            let (at, counted) = self.last.get();
-            let column = if self.index.line_of(at) != self.index.line_of(offset) {
-                text[start..offset].chars().count()
-            } else if at <= offset {
-                counted + text[at..offset].chars().count()
-            } else {
-                counted - text[offset..at].chars().count()
-            };
-            self.last.set((offset, column));
-            column
-        })
+        let at = self.last.get();
+        let offset = floor_char_boundary(text, offset);
+        if self.has_cr || offset < at.offset || self.index.get().is_some() {
+            return self.location_by_index(offset);
+        }
+        let between = &text.as_bytes()[at.offset..offset];
+        let cursor = match memchr::memrchr(b'\n', between) {
+            None => Cursor {
+                offset,
+                line: at.line,
+                column: at.column + text[at.offset..offset].chars().count(),
+            },
+            Some(last_break) => Cursor {
+                offset,
+                line: at.line + line_feeds_in(between),
+                column: text[at.offset + last_break + 1..offset].chars().count(),
+            },
+        };
+        self.last.set(cursor);
+        Location::at(text, cursor.line, cursor.column, offset)
     }
+
+    fn location_by_index(&self, offset: usize) -> Location {
+        let text = self.text;
+        let index = self.index.get_or_init(|| LineIndex::new(text));
+        let at = self.last.get();
+        let line = index.line_of(offset);
+        let start = index.line_start(line, text);
+        let column = if index.is_ascii() {
+            offset - start
+        } else if at.line != line {
+            text[start..offset].chars().count()
+        } else if at.offset <= offset {
+            at.column + text[at.offset..offset].chars().count()
+        } else {
+            at.column - text[offset..at.offset].chars().count()
+        };
+        self.last.set(Cursor {
+            offset,
+            line,
+            column,
+        });
+        Location::at(text, line, column, offset)
+    }
+}
+
+/// The `\n`s in `bytes`, counted in byte-wide sums the compiler vectorises.
+fn line_feeds_in(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |sum, &b| sum + u8::from(b == b'\n'))))
+        .sum()
 }
 
 /// Line starts of a text, for converting byte offsets to positions. Lines end at
@@ -182,36 +247,15 @@ impl LineIndex {
     /// Converts a byte offset (clamped to the text, and back to a char boundary) into
     /// a 1-based line and character column.
     pub fn location(&self, text: &str, offset: usize) -> Location {
-        self.location_counting(text, offset, |start, offset| {
-            text[start..offset].chars().count()
-        })
-    }
-
-    /// [`LineIndex::location`], with `count` giving the characters between a line's
-    /// start and an offset on it (non-ASCII texts only).
-    fn location_counting(
-        &self,
-        text: &str,
-        offset: usize,
-        count: impl FnOnce(usize, usize) -> usize,
-    ) -> Location {
         let offset = floor_char_boundary(text, offset);
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let mut column = if self.ascii {
+        let column = if self.ascii {
             offset - start
         } else {
-            count(start, offset)
+            text[start..offset].chars().count()
         };
-        // Editors hide a byte-order mark: line 1's columns start after it.
-        if line == 0 && offset > 0 && text.starts_with('\u{feff}') {
-            column -= 1;
-        }
-        Location {
-            line: line + 1,
-            column: column + 1,
-            offset,
-        }
+        Location::at(text, line, column, offset)
     }
 
     /// 0-based line and column in UTF-16 code units (`utf16 == true`) or UTF-8 bytes.
@@ -425,6 +469,31 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_locator_agrees_with_the_line_index_forwards_then_in_any_order(
+            text in stressing_text(),
+            without_cr in any::<bool>(),
+            forwards in prop::collection::vec(any::<prop::sample::Index>(), 0..60),
+            then in prop::collection::vec(any::<prop::sample::Index>(), 0..20),
+        ) {
+            // Without a `\r`, sorted offsets are counted on from each other; the
+            // first offset before its predecessor, or any `\r`, brings in the index.
+            let text = if without_cr { text.replace('\r', "") } else { text };
+            let index = LineIndex::new(&text);
+            let locator = Locator::new(&text);
+            let mut offsets: Vec<usize> =
+                forwards.iter().map(|i| i.index(text.len() + 2)).collect();
+            offsets.sort_unstable();
+            offsets.extend(then.iter().map(|i| i.index(text.len() + 2)));
+            for offset in offsets {
+                prop_assert_eq!(
+                    locator.location(offset),
+                    index.location(&text, offset),
+                    "offset {}", offset
+                );
+            }
+        }
+
         #[test]
         fn utf16_columns_agree_with_counting_from_the_line_start_in_any_order(
             text in stressing_text(),

@@ -458,14 +458,8 @@ pub struct ReqIdFact {
 }
 
 impl ReqIdFact {
-    /// The fact for `value` written at `span` of `text`, whose lines `index` holds.
-    pub fn new(
-        value: impl Into<Box<str>>,
-        span: Span,
-        text: &str,
-        index: &crate::source::LineIndex,
-    ) -> Self {
-        let at = index.location(text, span.start);
+    /// The fact for `value` written at `span`, whose start is at `at`.
+    pub fn new(value: impl Into<Box<str>>, span: Span, at: crate::source::Location) -> Self {
         ReqIdFact {
             value: value.into(),
             span,
