@@ -244,7 +244,7 @@ fn decode_parsed_code(
     check_representable(tree)?;
     let mut ir = from_code::decode(tree);
     ir.meta.req_id = Some(Spanned::new(
-        req_id::for_code(payload, req_id_length),
+        req_id::for_code(payload, req_id_length).into(),
         tree.span.clone(),
     ));
     Ok(ir)
@@ -289,7 +289,7 @@ pub fn decode_json(file: &str, node: &JsonNode, req_id_length: usize) -> Result<
     if ir.meta.req_id.is_none() {
         let source = file.get(node.span.clone()).unwrap_or("");
         ir.meta.req_id = Some(Spanned::new(
-            req_id::for_json(source, req_id_length),
+            req_id::for_json(source, req_id_length).into(),
             node.span.clone(),
         ));
     }

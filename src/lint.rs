@@ -219,7 +219,7 @@ pub fn lint_files(files: &[(&str, &str, FileKind, &Settings)]) -> Vec<Vec<Diagno
 struct Linter<'r, 'a> {
     rules: &'r [&'r dyn Rule],
     ctx: Context<'a>,
-    req_ids: Vec<(String, Span)>,
+    req_ids: Vec<(compact_str::CompactString, Span)>,
     suppressions: Vec<Suppression>,
 }
 
@@ -247,7 +247,7 @@ impl<'r, 'a> Linter<'r, 'a> {
                 .into_iter()
                 .map(|(value, span)| {
                     let at = locator.location(span.start);
-                    ReqIdFact::new(value, span, at)
+                    ReqIdFact::new(value.as_str(), span, at)
                 })
                 .collect()
         };

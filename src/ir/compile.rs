@@ -10,6 +10,7 @@
 use crate::ir::{Alternative, Constraint, Entity, Extra, Ir, Origin, Text};
 use crate::source::Span;
 use crate::syntax::code::KEYWORDS;
+use compact_str::CompactString;
 use indexmap::IndexMap;
 
 /// The frontends silp-lint compiles to (`llmlingua2` needs an ML model: it is not one).
@@ -122,7 +123,7 @@ pub fn code(ir: &Ir) -> Result<String, CompileError> {
         .filter(|e| is_primary(e, intent))
         .map(|e| {
             if e.id.as_str() == "act" {
-                e.value.node.clone()
+                e.value.node.to_string()
             } else {
                 format!("{}={}", e.id.node, e.value.node)
             }
@@ -207,7 +208,7 @@ pub fn json(ir: &Ir) -> Result<String, CompileError> {
             .filter(|_| !is_primary(entity, intent))
         {
             None => {
-                slots.insert(entity.id.node.clone(), Slot::Value(&entity.value));
+                slots.insert(entity.id.node.to_string(), Slot::Value(&entity.value));
             }
             Some(action) => {
                 let key = format!("action_{}", function_name(action));
@@ -514,11 +515,11 @@ pub fn ir_document(ir: &Ir) -> Result<String, CompileError> {
 /// operator, subject) and alternatives (action, target, location).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Semantics {
-    pub intent: Option<String>,
-    pub primary: Vec<(String, String)>,
-    pub secondary: Vec<(String, String)>,
-    pub constraints: Vec<[Option<String>; 5]>,
-    pub alternatives: Vec<[Option<String>; 3]>,
+    pub intent: Option<CompactString>,
+    pub primary: Vec<(CompactString, CompactString)>,
+    pub secondary: Vec<(CompactString, CompactString)>,
+    pub constraints: Vec<[Option<CompactString>; 5]>,
+    pub alternatives: Vec<[Option<CompactString>; 3]>,
 }
 
 pub fn semantics(ir: &Ir) -> Semantics {
@@ -531,7 +532,7 @@ pub fn semantics(ir: &Ir) -> Semantics {
             .map(|e| (e.id.node.clone(), e.value.node.clone()))
             .collect(),
         secondary: {
-            let mut groups: IndexMap<String, Vec<String>> = IndexMap::new();
+            let mut groups: IndexMap<CompactString, Vec<CompactString>> = IndexMap::new();
             for entity in ir.entities.iter().filter(|e| !ir.is_primary(e)) {
                 let action = owned(&entity.action).unwrap_or_default();
                 groups
@@ -849,7 +850,7 @@ mod tests {
 
     /// Text as if written as a JSON string at the start of a file.
     fn t(s: &str) -> Text {
-        Spanned::new(s.to_string(), 0..s.len() + 2)
+        Spanned::new(s.into(), 0..s.len() + 2)
     }
 
     #[test]

@@ -2,14 +2,18 @@
 
 use crate::ir::{Alternative, Constraint, Entity, Ir, Origin, Spanned, Text, VerbForm, VerbUse};
 use crate::syntax::code::{self, Arg, Call, Payload, Word};
+use compact_str::{format_compact, CompactString};
 
 fn text(word: &Word) -> Text {
-    Spanned::new(word.text.to_string(), word.span())
+    Spanned::new(word.text.into(), word.span())
 }
 
 /// The action code a function name stands for (`cancel` -> `!CANCEL`).
 pub fn action_code(name: &Word) -> Text {
-    Spanned::new(format!("!{}", super::upper_case(name.text)), name.span())
+    Spanned::new(
+        format_compact!("!{}", super::upper_case(name.text)),
+        name.span(),
+    )
 }
 
 /// Whether a predicate's second of two arguments is a time (`t+1`, `t-2`).
@@ -23,7 +27,7 @@ fn arg_value(arg: &Arg) -> Text {
     match &arg.location {
         None => text(&arg.value),
         Some(location) => Spanned::new(
-            format!("{}@{}", arg.value.text, location.text),
+            format_compact!("{}@{}", arg.value.text, location.text),
             arg.value.span.0..location.span.1,
         ),
     }
@@ -44,10 +48,12 @@ pub fn decode(payload: &Payload) -> Ir {
             .flat_map(|b| b.alternatives.iter()),
     );
     ir.verbs = calls
-        .map(|call| VerbUse {
-            text: call.name.text.to_string(),
-            span: call.name.span(),
-            form: VerbForm::FunctionName,
+        .map(|call| {
+            VerbUse::new(
+                call.name.text.into(),
+                call.name.span(),
+                VerbForm::FunctionName,
+            )
         })
         .collect();
     if let Some(condition) = &payload.condition {
@@ -64,7 +70,7 @@ pub fn decode(payload: &Payload) -> Ir {
             ir.entities.push(Entity {
                 id: match &arg.key {
                     Some(key) => text(key),
-                    None => Spanned::new("act".to_string(), arg.value.span()),
+                    None => Spanned::new("act".into(), arg.value.span()),
                 },
                 value: arg_value(arg),
                 action: None,
@@ -88,7 +94,7 @@ fn push_secondary(ir: &mut Ir, call: &Call) {
         ir.entities.push(Entity {
             id: match &arg.key {
                 Some(key) => text(key),
-                None => Spanned::new("act".to_string(), arg.value.span()),
+                None => Spanned::new("act".into(), arg.value.span()),
             },
             value: arg_value(arg),
             action: Some(action.clone()),
@@ -106,8 +112,8 @@ fn decode_constraint(constraint: &code::Constraint) -> Constraint {
             time,
             span,
         } => Constraint {
-            kind: Spanned::new(format!("!{}", name.text), bang.start..name.span.1),
-            value: Spanned::new("true".to_string(), span.clone()),
+            kind: Spanned::new(format_compact!("!{}", name.text), bang.start..name.span.1),
+            value: Spanned::new("true".into(), span.clone()),
             time: time.as_ref().map(text),
             span: span.clone(),
             ..Constraint::default()
@@ -132,7 +138,11 @@ fn decode_constraint(constraint: &code::Constraint) -> Constraint {
                 [first, second] if is_time(second.text) => (None, text(first), Some(text(second))),
                 [subject, value] => (Some(text(subject)), text(value), None),
                 [subject, value, time, ..] => (Some(text(subject)), text(value), Some(text(time))),
-                [] => (None, Spanned::new(String::new(), span.clone()), None),
+                [] => (
+                    None,
+                    Spanned::new(CompactString::default(), span.clone()),
+                    None,
+                ),
             };
             Constraint {
                 kind: text(name),
@@ -175,18 +185,27 @@ mod tests {
         let parse = parse_payload(text, 0);
         assert!(parse.errors.is_empty(), "{:?}", parse.errors);
         let ir = decode(&parse.payload.unwrap());
-        assert_eq!(ir.intent.as_deref().map(String::as_str), Some("!CANCEL"));
+        assert_eq!(
+            ir.intent.as_deref().map(CompactString::as_str),
+            Some("!CANCEL")
+        );
         let c = &ir.constraints;
         assert_eq!(
             (
                 c[0].kind.as_str(),
                 c[0].value.as_str(),
-                c[0].time.as_deref().map(String::as_str)
+                c[0].time.as_deref().map(CompactString::as_str)
             ),
             ("!rain", "true", Some("t+1"))
         );
-        assert_eq!(c[1].subject.as_deref().map(String::as_str), Some("me"));
-        assert_eq!(c[2].operator.as_deref().map(String::as_str), Some("!="));
+        assert_eq!(
+            c[1].subject.as_deref().map(CompactString::as_str),
+            Some("me")
+        );
+        assert_eq!(
+            c[2].operator.as_deref().map(CompactString::as_str),
+            Some("!=")
+        );
         let e: Vec<(&str, &str, Option<&str>)> = ir
             .entities
             .iter()
@@ -194,7 +213,7 @@ mod tests {
                 (
                     e.id.as_str(),
                     e.value.as_str(),
-                    e.action.as_deref().map(String::as_str),
+                    e.action.as_deref().map(CompactString::as_str),
                 )
             })
             .collect();
@@ -207,11 +226,17 @@ mod tests {
             ]
         );
         assert_eq!(
-            ir.alternatives[0].location.as_deref().map(String::as_str),
+            ir.alternatives[0]
+                .location
+                .as_deref()
+                .map(CompactString::as_str),
             Some("indoor")
         );
         assert_eq!(
-            ir.alternatives[1].location.as_deref().map(String::as_str),
+            ir.alternatives[1]
+                .location
+                .as_deref()
+                .map(CompactString::as_str),
             Some("home")
         );
         assert_eq!(ir.verbs.len(), 4);
@@ -226,7 +251,7 @@ mod tests {
                 .unwrap(),
         );
         assert_eq!(
-            ir.constraints[0].time.as_deref().map(String::as_str),
+            ir.constraints[0].time.as_deref().map(CompactString::as_str),
             Some("t+2")
         );
         let ir = decode(
@@ -235,7 +260,10 @@ mod tests {
                 .unwrap(),
         );
         assert_eq!(
-            ir.constraints[0].subject.as_deref().map(String::as_str),
+            ir.constraints[0]
+                .subject
+                .as_deref()
+                .map(CompactString::as_str),
             Some("user")
         );
     }

@@ -5,6 +5,7 @@ use crate::ir::{
     Alternative, Constraint, Entity, Extra, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
 };
 use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
+use compact_str::{format_compact, CompactString};
 
 /// The root keys that make an object an IR document.
 pub const IR_DOCUMENT_KEYS: [&str; 4] = ["silp", "version", "entities", "meta"];
@@ -214,7 +215,7 @@ fn decode_frontend(object: &JsonNode) -> Ir {
             FrontendSlot::Entity => {
                 if let Some(value) = scalar_text(&member.value) {
                     ir.entities.push(Entity {
-                        id: Spanned::new(member.key.to_string(), member.key_span.clone()),
+                        id: Spanned::new(member.key.clone(), member.key_span.clone()),
                         value,
                         action: None,
                         span: member.span(),
@@ -236,12 +237,9 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
     } else {
         member.key_span.clone()
     };
-    ir.verbs.push(VerbUse {
-        text: verb.to_string(),
-        span: verb_span.clone(),
-        form: VerbForm::ActionKey,
-    });
-    let action = Spanned::new(format!("!{}", super::upper_case(verb)), verb_span);
+    let verb = VerbUse::new(verb.into(), verb_span.clone(), VerbForm::ActionKey);
+    let action = Spanned::new(format_compact!("!{}", verb.normalized), verb_span);
+    ir.verbs.push(verb);
     // One value may be written without the array, as the reference decodes it.
     let values = match &member.value.value {
         JsonValue::Array(items) => items.as_slice(),
@@ -250,7 +248,7 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
     for item in values {
         if let Some(value) = scalar_text(item) {
             ir.entities.push(Entity {
-                id: Spanned::new("act".to_string(), item.span.clone()),
+                id: Spanned::new("act".into(), item.span.clone()),
                 value,
                 action: Some(action.clone()),
                 span: item.span.clone(),
@@ -316,8 +314,10 @@ fn objects(array: Option<&JsonNode>) -> impl Iterator<Item = &JsonNode> {
 }
 
 fn as_text(node: &JsonNode) -> Option<Text> {
-    node.as_str()
-        .map(|value| Spanned::new(value.to_string(), node.span.clone()))
+    match &node.value {
+        JsonValue::String(value) => Some(Spanned::new(value.clone(), node.span.clone())),
+        _ => None,
+    }
 }
 
 /// A string field of an object; absent when missing, `null` or not a string.
@@ -328,16 +328,20 @@ fn text(object: &JsonNode, key: &str) -> Option<Text> {
 /// A required string field; when missing or not a string (SL401's to report), empty
 /// with an empty span at the object's start: rules skip text that was not written.
 fn text_or_empty(object: &JsonNode, key: &str) -> Text {
-    text(object, key)
-        .unwrap_or_else(|| Spanned::new(String::new(), object.span.start..object.span.start))
+    text(object, key).unwrap_or_else(|| {
+        Spanned::new(
+            CompactString::default(),
+            object.span.start..object.span.start,
+        )
+    })
 }
 
 /// A JSON-frontend value as a string: strings decoded, numbers as written, booleans
 /// as `true`/`false`; `null`, arrays and objects carry no value.
 fn scalar_text(node: &JsonNode) -> Option<Text> {
     let value = match &node.value {
-        JsonValue::String(text) | JsonValue::Number(text) => text.to_string(),
-        JsonValue::Bool(value) => value.to_string(),
+        JsonValue::String(text) | JsonValue::Number(text) => text.clone(),
+        JsonValue::Bool(value) => CompactString::const_new(if *value { "true" } else { "false" }),
         JsonValue::Null | JsonValue::Array(_) | JsonValue::Object(_) => return None,
     };
     Some(Spanned::new(value, node.span.clone()))
@@ -365,11 +369,11 @@ fn number(node: &JsonNode) -> Option<Spanned<f64>> {
 
 fn push_action_code(verbs: &mut Vec<VerbUse>, code: Option<&Text>) {
     if let Some(code) = code.filter(|code| !code.span.is_empty()) {
-        verbs.push(VerbUse {
-            text: code.node.clone(),
-            span: code.span.clone(),
-            form: VerbForm::ActionCode,
-        });
+        verbs.push(VerbUse::new(
+            code.node.clone(),
+            code.span.clone(),
+            VerbForm::ActionCode,
+        ));
     }
 }
 

@@ -10,6 +10,7 @@ pub mod from_json;
 pub mod req_id;
 
 use crate::source::Span;
+use compact_str::CompactString;
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 use std::ops::Deref;
@@ -46,8 +47,9 @@ impl<T: Serialize> Serialize for Spanned<T> {
     }
 }
 
-/// A string value with its span.
-pub type Text = Spanned<String>;
+/// A string value with its span. Held inline up to 24 bytes, as the JSON tree holds
+/// it: decoding a payload's short ids, verbs and values copies no heap string.
+pub type Text = Spanned<CompactString>;
 
 /// Which surface a payload was written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -75,15 +77,23 @@ pub enum VerbForm {
 /// One place a verb is written in a payload, as written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VerbUse {
-    pub text: String,
+    pub text: CompactString,
+    /// The verb in whitelist spelling: no `!`, upper case (`!cancel` -> `CANCEL`).
+    /// Spelt once here, since several rules look it up.
+    pub normalized: CompactString,
     pub span: Span,
     pub form: VerbForm,
 }
 
 impl VerbUse {
-    /// The verb in whitelist spelling: no `!`, upper case (`!cancel` -> `CANCEL`).
-    pub fn normalized(&self) -> Cow<'_, str> {
-        upper_case(self.text.trim_start_matches('!'))
+    pub fn new(text: CompactString, span: Span, form: VerbForm) -> VerbUse {
+        let normalized = upper_case(text.trim_start_matches('!')).into();
+        VerbUse {
+            text,
+            normalized,
+            span,
+            form,
+        }
     }
 }
 

@@ -39,7 +39,7 @@ declare_rule! {
 impl Rule for ExcludedVerb {
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in &ir.verbs {
-            let Some((excluded, replacement)) = excluded_verb(&verb.normalized()) else {
+            let Some((excluded, replacement)) = excluded_verb(&verb.normalized) else {
                 continue;
             };
             // The replacement as written, and where it goes: inside the quotes of a

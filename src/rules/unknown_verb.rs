@@ -57,10 +57,10 @@ fn is_well_formed(verb: &str) -> bool {
 impl Rule for UnknownVerb {
     fn check_ir(&self, ctx: &mut Context, ir: &Ir) {
         for verb in &ir.verbs {
-            let normalized = verb.normalized();
+            let normalized = verb.normalized.as_str();
             if normalized.is_empty()
-                || is_known_verb(&normalized, ctx.settings())
-                || excluded_verb(&normalized).is_some()
+                || is_known_verb(normalized, ctx.settings())
+                || excluded_verb(normalized).is_some()
             {
                 continue;
             }
@@ -68,12 +68,12 @@ impl Rule for UnknownVerb {
                 .iter()
                 .copied()
                 .chain(ctx.settings().extend_verbs.iter().map(String::as_str));
-            let suggestion = suggest_verb(&normalized, candidates).map(|s| match verb.form {
+            let suggestion = suggest_verb(normalized, candidates).map(|s| match verb.form {
                 VerbForm::ActionCode => format!("!{s}"),
                 VerbForm::FunctionName | VerbForm::ActionKey => s.to_lowercase(),
             });
             // From -01 on the whitelist is advisory: a well-formed verb is a warning.
-            let severity = if ctx.settings().draft >= Draft::D01 && is_well_formed(&normalized) {
+            let severity = if ctx.settings().draft >= Draft::D01 && is_well_formed(normalized) {
                 Severity::Warning
             } else {
                 Severity::Error

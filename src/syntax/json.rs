@@ -156,19 +156,27 @@ impl JsonNode {
     /// document order: what JSON parsers silently drop.
     pub fn duplicate_keys(&self) -> Vec<&JsonMember> {
         let mut duplicates = Vec::new();
-        let mut stack = vec![self];
-        while let Some(node) = stack.pop() {
-            match &node.value {
-                JsonValue::Object(members) => {
-                    let repeated = crate::repeats::repeats(members, |member| member.key.as_str());
-                    duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
-                    stack.extend(members.iter().rev().map(|member| &member.value));
-                }
-                JsonValue::Array(items) => stack.extend(items.iter().rev()),
-                _ => {}
-            }
-        }
+        self.push_duplicate_keys(&mut duplicates);
         duplicates
+    }
+
+    /// Recursion follows the nesting, which [`parse_json`] bounds by [`MAX_DEPTH`].
+    fn push_duplicate_keys<'a>(&'a self, duplicates: &mut Vec<&'a JsonMember>) {
+        match &self.value {
+            JsonValue::Object(members) => {
+                let repeated = crate::repeats::repeats(members, |member| member.key.as_str());
+                duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
+                for member in members {
+                    member.value.push_duplicate_keys(duplicates);
+                }
+            }
+            JsonValue::Array(items) => {
+                for item in items {
+                    item.push_duplicate_keys(duplicates);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The value as `serde_json` holds it, for schema validation. Duplicate keys keep
@@ -317,6 +325,59 @@ fn is_invisible(ch: char) -> bool {
         | '\u{E0000}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}')
 }
 
+/// Eight copies of a byte in one word, for the comparisons below.
+const fn broadcast(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// The index after the white space that starts at `pos`. Pretty-printed JSON is
+/// mostly indentation, so spaces are counted eight bytes at a time.
+fn skip_white_space(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let not_spaces = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ broadcast(b' ');
+        // The lowest nonzero byte is the first that is not a space.
+        pos += (not_spaces.trailing_zeros() / 8) as usize;
+        if not_spaces != 0 && !matches!(bytes[pos], b'\t' | b'\n' | b'\r') {
+            return pos;
+        }
+        pos += usize::from(not_spaces != 0);
+    }
+    while matches!(bytes.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        pos += 1;
+    }
+    pos
+}
+
+/// The index of the first quote, backslash or control character from `pos` on (or
+/// the end): a string's plain run, checked eight bytes at a time.
+fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = broadcast(0x01);
+    const HIGH_BITS: u64 = broadcast(0x80);
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let quote = word ^ broadcast(b'"');
+        let backslash = word ^ broadcast(b'\\');
+        // The classic word tests: a byte's high bit is set in a term where that
+        // byte is zero (below 0x20 for the last). A borrow only runs upwards from
+        // such a byte, so the lowest flagged byte is exactly the first special one.
+        let special = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(broadcast(0x20)) & !word))
+            & HIGH_BITS;
+        if special != 0 {
+            return pos + (special.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-' | b'$')
 }
@@ -340,9 +401,7 @@ impl<'a> Parser<'a> {
     fn run(mut self) -> (Option<JsonNode>, Vec<SyntaxError>) {
         let mut expect = Expect::Value { after_comma: false };
         loop {
-            while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-                self.pos += 1;
-            }
+            self.pos = skip_white_space(self.bytes, self.pos);
             let step = match self.bytes.get(self.pos) {
                 None if expect == Expect::End => break,
                 None => self.unexpected(expect),
@@ -486,7 +545,20 @@ impl<'a> Parser<'a> {
                     if let Some(Open::Object { key: slot, .. }) = self.stack.last_mut() {
                         *slot = Some((key, span));
                     }
-                    Expect::Colon
+                    // Most members are `"key": "string"`: taken here in one step, as
+                    // the loop would take them in three. Anything else, or an error,
+                    // is left to the loop at the same place with the same state.
+                    let colon = skip_white_space(self.bytes, self.pos);
+                    if self.bytes.get(colon) != Some(&b':') {
+                        return Ok(Expect::Colon);
+                    }
+                    self.pos = skip_white_space(self.bytes, colon + 1);
+                    if self.bytes.get(self.pos) != Some(&b'"') {
+                        return Ok(Expect::Value { after_comma: false });
+                    }
+                    let start = self.pos;
+                    let value = JsonValue::String(self.string()?);
+                    self.complete(start, value)
                 }
                 b'}' if expect == Expect::KeyOrClose => self.close(),
                 _ => return self.unexpected(expect),
@@ -669,31 +741,27 @@ impl<'a> Parser<'a> {
     /// Scans a string from its opening quote; returns it decoded.
     fn string(&mut self) -> Step<JsonText> {
         let open = self.pos;
-        let mut i = open + 1;
-        // Filled only once an escape is met; until then the string is a plain slice.
-        let mut decoded = JsonText::default();
-        let mut plain_from = i;
+        let mut i = plain_run_end(self.bytes, open + 1);
+        let mut decoded = JsonText::from(&self.text[open + 1..i]);
         loop {
-            let Some(&b) = self.bytes.get(i) else {
-                return error(
-                    open..open + 1,
-                    "expected a closing `\"` for this string, found end of file",
-                );
-            };
-            match b {
-                b'"' => {
+            match self.bytes.get(i) {
+                None => {
+                    return error(
+                        open..open + 1,
+                        "expected a closing `\"` for this string, found end of file",
+                    )
+                }
+                Some(b'"') => {
                     self.pos = i + 1;
-                    decoded.push_str(&self.text[plain_from..i]);
                     return Ok(decoded);
                 }
-                b'\\' => {
-                    decoded.push_str(&self.text[plain_from..i]);
+                Some(b'\\') => {
                     let (next, ch) = self.escape(i)?;
                     decoded.push(ch);
-                    i = next;
-                    plain_from = i;
+                    i = plain_run_end(self.bytes, next);
+                    decoded.push_str(&self.text[next..i]);
                 }
-                0..=0x1F => {
+                Some(&b) => {
                     let escape = match b {
                         b'\n' => "`\\n`".to_string(),
                         b'\r' => "`\\r`".to_string(),
@@ -708,7 +776,6 @@ impl<'a> Parser<'a> {
                         ),
                     );
                 }
-                _ => i += 1,
             }
         }
     }
@@ -1109,6 +1176,29 @@ mod tests {
             proptest::prop_assert_eq!(strict.errors.is_empty(), recovering.errors.is_empty());
             if strict.errors.is_empty() {
                 proptest::prop_assert_eq!(strict.value, recovering.value);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The word-at-a-time scans stop where a byte-at-a-time loop stops, at every
+        /// offset into bytes full of quotes, backslashes, control characters, spaces
+        /// and UTF-8 (whose bytes are all at or above 0x80).
+        #[test]
+        fn word_scans_agree_with_byte_loops(
+            bytes in proptest::collection::vec(proptest::sample::select(
+                vec![b'"', b'\\', 0x00, 0x1F, b'\n', b'\t', b' ', b' ', b'a', b'!', 0x20, 0x7F, 0x80, 0xA0, 0xE9, 0xFF]
+            ), 0..40),
+        ) {
+            for from in 0..=bytes.len() {
+                let plain = (from..bytes.len())
+                    .find(|&i| matches!(bytes[i], b'"' | b'\\' | 0..=0x1F))
+                    .unwrap_or(bytes.len());
+                proptest::prop_assert_eq!(plain_run_end(&bytes, from), plain);
+                let white = (from..bytes.len())
+                    .find(|&i| !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r'))
+                    .unwrap_or(bytes.len());
+                proptest::prop_assert_eq!(skip_white_space(&bytes, from), white);
             }
         }
     }
