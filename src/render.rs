@@ -3,8 +3,9 @@
 //! byte spans: 1-based lines, columns in characters.
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
-use crate::source::{Location, Locator};
+use crate::source::{LineIndex, Location, Locator, Span};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// The diagnostics of one file, with the text their spans index into.
@@ -200,16 +201,7 @@ pub fn render_file(
         OutputFormat::Human => {
             // Editors hide a byte-order mark, so the reports' columns leave it
             // out too. One source (ariadne's line index) serves the whole file.
-            let (text, bom) = match file.text.strip_prefix('\u{feff}') {
-                Some(rest) => (rest, '\u{feff}'.len_utf8()),
-                None => (file.text, 0),
-            };
-            let source = HumanSource {
-                path: file.path.to_string(),
-                text,
-                bom,
-                source: ariadne::Source::from(text),
-            };
+            let source = HumanSource::new(file);
             for d in file.diagnostics {
                 human(&mut out, &source, d, color)?;
             }
@@ -412,7 +404,119 @@ struct HumanSource<'t> {
     text: &'t str,
     /// How many bytes the file's byte-order mark takes (0 without one).
     bom: usize,
-    source: ariadne::Source<&'t str>,
+    /// The lines the reports show, when `source` holds only those.
+    shown: Option<ShownLines>,
+    source: ariadne::Source<Cow<'t, str>>,
+}
+
+impl<'t> HumanSource<'t> {
+    fn new(file: &FileDiagnostics<'t>) -> HumanSource<'t> {
+        // Editors hide a byte-order mark, so the reports' columns leave it out too.
+        let (text, bom) = match file.text.strip_prefix('\u{feff}') {
+            Some(rest) => (rest, '\u{feff}'.len_utf8()),
+            None => (file.text, 0),
+        };
+        let spans: Vec<Span> = file
+            .diagnostics
+            .iter()
+            .flat_map(|d| {
+                let related = d.related.iter().filter(|r| r.path.is_none());
+                std::iter::once(&d.span).chain(related.map(|r| &r.span))
+            })
+            .map(|span| without_bom(text, bom, span))
+            .collect();
+        let (shown, source) = match ShownLines::new(text, &spans) {
+            Some((shown, shown_text)) => (Some(shown), Cow::Owned(shown_text)),
+            None => (None, Cow::Borrowed(text)),
+        };
+        HumanSource {
+            path: file.path.to_string(),
+            text,
+            bom,
+            shown,
+            source: ariadne::Source::from(source),
+        }
+    }
+
+    /// A span of the file as a span of what ariadne reads.
+    fn shift(&self, span: &Span) -> Span {
+        let span = without_bom(self.text, self.bom, span);
+        match &self.shown {
+            Some(shown) => shown.offset(span.start)..shown.offset(span.end),
+            None => span,
+        }
+    }
+}
+
+/// A span of the file as a span of its `text` after a byte-order mark of `bom`
+/// bytes, on char boundaries (ariadne indexes bytes of the text).
+fn without_bom(text: &str, bom: usize, span: &Span) -> Span {
+    clamp(
+        text,
+        span.start.saturating_sub(bom)..span.end.saturating_sub(bom),
+    )
+}
+
+/// A file's text with the lines no report shows left empty. ariadne reads every
+/// character of the text it is given to index its lines (a tenth of a human run);
+/// given this, it reads only what it prints. Line numbers and columns stay those of
+/// the file, and the reports are byte for byte the same: a report shows the lines
+/// its labels touch, every line inside a label that spans several, and for the
+/// lines between only an ellipsis and their numbers.
+struct ShownLines {
+    /// For each kept line, in order: where it starts in the file's text and in the
+    /// text ariadne reads.
+    starts: Vec<(usize, usize)>,
+}
+
+impl ShownLines {
+    /// The lines of `text` that hold a part of `spans`, and the text ariadne reads;
+    /// `None` when `text` breaks lines with anything but `\n`, which ariadne reads
+    /// as a line break too.
+    fn new(text: &str, spans: &[Span]) -> Option<(ShownLines, String)> {
+        let bytes = text.as_bytes();
+        let other_breaks = ["\u{85}", "\u{2028}", "\u{2029}"];
+        if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some()
+            || (memchr::memchr2(0xC2, 0xE2, bytes).is_some()
+                && other_breaks.iter().any(|b| text.contains(b)))
+        {
+            return None;
+        }
+        let index = LineIndex::new(text);
+        let lines = index.line_count();
+        // How many spans cover each line, counted from where each starts and ends.
+        let mut change = vec![0i64; lines + 1];
+        for span in spans {
+            // From the line before a span that starts a line: ariadne shows an empty
+            // span there, or one at the end after a final `\n`, on that line.
+            change[index.line_of(span.start.saturating_sub(1))] += 1;
+            change[index.line_of(span.end) + 1] -= 1;
+        }
+        let mut shown = ShownLines { starts: Vec::new() };
+        let mut shown_text = String::new();
+        let mut covering = 0;
+        for (line, change) in change.iter().take(lines).enumerate() {
+            covering += change;
+            let start = index.line_start(line, text);
+            let end = index.line_start(line + 1, text);
+            // The last line is kept whole: without a `\n`, an empty one would vanish.
+            if covering > 0 || line + 1 == lines {
+                shown.starts.push((start, shown_text.len()));
+                shown_text.push_str(&text[start..end]);
+            } else {
+                shown_text.push('\n');
+            }
+        }
+        Some((shown, shown_text))
+    }
+
+    /// Where `offset` of the file's text (on a kept line) is in the text ariadne
+    /// reads.
+    fn offset(&self, offset: usize) -> usize {
+        let kept = self.starts.partition_point(|&(start, _)| start <= offset);
+        let (start, shown) = self.starts[kept.saturating_sub(1)];
+        shown + offset.saturating_sub(start)
+    }
 }
 
 fn human(out: &mut dyn Write, file: &HumanSource, d: &Diagnostic, color: bool) -> io::Result<()> {
@@ -424,13 +528,7 @@ fn human(out: &mut dyn Write, file: &HumanSource, d: &Diagnostic, color: bool) -
         Severity::Hint => (ReportKind::Custom("hint", Color::Cyan), Color::Cyan),
     };
     let path = file.path.clone();
-    let shift = |span: &std::ops::Range<usize>| {
-        let bom = file.bom;
-        clamp(
-            file.text,
-            span.start.saturating_sub(bom)..span.end.saturating_sub(bom),
-        )
-    };
+    let shift = |span: &Span| file.shift(span);
     let span = shift(&d.span);
     let mut report = Report::build(kind, (path.clone(), span.clone()))
         .with_config(
@@ -578,5 +676,103 @@ impl Tally {
             ));
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Related;
+    use proptest::prelude::*;
+
+    /// Each diagnostic's human report, read from `source`.
+    fn reports(source: &HumanSource, diagnostics: &[Diagnostic]) -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| {
+                let mut out = Vec::new();
+                human(&mut out, source, d, false).unwrap();
+                String::from_utf8(out).unwrap()
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// ariadne given only the lines the reports show writes the reports it
+        /// writes given the whole file: same lines, numbers, columns and ellipses,
+        /// for spans on one line or several, with related labels, after a
+        /// byte-order mark, and with multi-byte characters.
+        #[test]
+        fn reports_from_the_shown_lines_are_those_from_the_whole_file(
+            lines in proptest::collection::vec("[a-z é北{}\"\t]{0,12}", 1..40),
+            trailing_newline in any::<bool>(),
+            bom in any::<bool>(),
+            spans in proptest::collection::vec(
+                ((0usize..500, 0usize..80), proptest::collection::vec((0usize..500, 0usize..30), 0..3)),
+                1..6,
+            ),
+        ) {
+            let mut text = if bom { "\u{feff}".to_string() } else { String::new() };
+            text.push_str(&lines.join("\n"));
+            if trailing_newline {
+                text.push('\n');
+            }
+            let span = |(start, length): (usize, usize)| {
+                let start = start.min(text.len());
+                start..(start + length).min(text.len())
+            };
+            let rule = crate::rules::registry::RULES[0].meta();
+            let diagnostics: Vec<Diagnostic> = spans
+                .into_iter()
+                .map(|(primary, related)| Diagnostic {
+                    rule,
+                    severity: Severity::Error,
+                    message: "message".to_string(),
+                    help: None,
+                    span: span(primary),
+                    fix: None,
+                    related: related
+                        .into_iter()
+                        .map(|at| Related {
+                            path: None,
+                            span: span(at),
+                            message: "related".to_string(),
+                        })
+                        .collect(),
+                })
+                .collect();
+            let file = FileDiagnostics { path: "t.silp", text: &text, diagnostics: &diagnostics };
+            let shown = HumanSource::new(&file);
+            prop_assert!(shown.shown.is_some());
+            let whole = HumanSource {
+                path: shown.path.clone(),
+                text: shown.text,
+                bom: shown.bom,
+                shown: None,
+                source: ariadne::Source::from(Cow::Borrowed(shown.text)),
+            };
+            prop_assert_eq!(reports(&shown, &diagnostics), reports(&whole, &diagnostics));
+        }
+    }
+
+    #[test]
+    fn texts_with_other_line_breaks_are_read_whole() {
+        for text in [
+            "a\r\nb",
+            "a\u{2028}b",
+            "a\x0Bb",
+            "a\x0Cb",
+            "a\u{85}b",
+            "a\rb",
+        ] {
+            assert!(
+                ShownLines::new(text, &[Span::from(0..1)]).is_none(),
+                "{text:?}"
+            );
+        }
+        let (shown, shown_text) =
+            ShownLines::new("one\ntwo\nthree é\nfour", &[Span::from(5..6)]).unwrap();
+        assert_eq!(shown_text, "\ntwo\n\nfour");
+        assert_eq!(shown.offset(5), 2);
     }
 }
