@@ -3,7 +3,7 @@
 //! byte spans: 1-based lines, columns in characters.
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
-use crate::source::{LineIndex, Location, Locator, Span};
+use crate::source::{Location, Locator, Span};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -464,16 +464,22 @@ fn without_bom(text: &str, bom: usize, span: &Span) -> Span {
 /// its labels touch, every line inside a label that spans several, and for the
 /// lines between only an ellipsis and their numbers.
 struct ShownLines {
-    /// For each kept line, in order: where it starts in the file's text and in the
-    /// text ariadne reads.
+    /// For each run of kept lines, in order: where it starts in the file's text and
+    /// in the text ariadne reads.
     starts: Vec<(usize, usize)>,
 }
 
 impl ShownLines {
     /// The lines of `text` that hold a part of `spans`, and the text ariadne reads;
     /// `None` when `text` breaks lines with anything but `\n`, which ariadne reads
-    /// as a line break too.
+    /// as a line break too, or when most of the text is shown, where a copy would
+    /// only cost memory.
     fn new(text: &str, spans: &[Span]) -> Option<(ShownLines, String)> {
+        Self::at_most(text, spans, text.len() / 2)
+    }
+
+    /// As [`ShownLines::new`], for at most `limit` bytes of kept lines.
+    fn at_most(text: &str, spans: &[Span], limit: usize) -> Option<(ShownLines, String)> {
         let bytes = text.as_bytes();
         let other_breaks = ["\u{85}", "\u{2028}", "\u{2029}"];
         if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some()
@@ -482,31 +488,61 @@ impl ShownLines {
         {
             return None;
         }
-        let index = LineIndex::new(text);
-        let lines = index.line_count();
-        // How many spans cover each line, counted from where each starts and ends.
-        let mut change = vec![0i64; lines + 1];
-        for span in spans {
-            // From the line before a span that starts a line: ariadne shows an empty
-            // span there, or one at the end after a final `\n`, on that line.
-            change[index.line_of(span.start.saturating_sub(1))] += 1;
-            change[index.line_of(span.end) + 1] -= 1;
-        }
-        let mut shown = ShownLines { starts: Vec::new() };
-        let mut shown_text = String::new();
-        let mut covering = 0;
-        for (line, change) in change.iter().take(lines).enumerate() {
-            covering += change;
-            let start = index.line_start(line, text);
-            let end = index.line_start(line + 1, text);
-            // The last line is kept whole: without a `\n`, an empty one would vanish.
-            if covering > 0 || line + 1 == lines {
-                shown.starts.push((start, shown_text.len()));
-                shown_text.push_str(&text[start..end]);
-            } else {
-                shown_text.push('\n');
+        // Whole lines to keep, as sorted byte ranges. A span is read from the byte
+        // before it to the line its end starts: ariadne may show a span that
+        // touches a line break (an empty one, one at the end of the text) on the
+        // line on either side. Each scan for a line's ends starts past the last, so
+        // this is linear in the text, even for many spans on one long line.
+        let mut wanted: Vec<Span> = spans
+            .iter()
+            .map(|span| span.start.saturating_sub(1)..span.end)
+            .collect();
+        wanted.sort_unstable_by_key(|span| span.start);
+        let line_end = |from: usize| {
+            memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i + 1)
+        };
+        let mut kept: Vec<Span> = Vec::new();
+        for span in wanted {
+            match kept.last_mut() {
+                Some(last) if span.start < last.end => {
+                    // A range ends where a line starts: that line is wanted too.
+                    if span.end >= last.end {
+                        last.end = line_end(span.end);
+                    }
+                }
+                last => {
+                    // Kept ranges end where a line starts, so the search stops there.
+                    let floor = last.map_or(0, |last| last.end);
+                    let start = memchr::memrchr(b'\n', &bytes[floor..span.start])
+                        .map_or(floor, |i| floor + i + 1);
+                    kept.push(start..line_end(span.end));
+                }
             }
         }
+        if kept.iter().map(|range| range.len()).sum::<usize>() > limit {
+            return None;
+        }
+        let blank_lines = |shown_text: &mut String, gap: &str| {
+            let lines = memchr::memchr_iter(b'\n', gap.as_bytes()).count();
+            shown_text.extend(std::iter::repeat_n('\n', lines));
+        };
+        let mut shown = ShownLines {
+            starts: Vec::with_capacity(kept.len() + 1),
+        };
+        let mut shown_text = String::new();
+        let mut at = 0;
+        for range in kept {
+            blank_lines(&mut shown_text, &text[at..range.start]);
+            shown.starts.push((range.start, shown_text.len()));
+            shown_text.push_str(&text[range.clone()]);
+            at = range.end;
+        }
+        // The last line is kept whole: without a `\n`, an empty one would vanish.
+        let rest = &text[at..];
+        let last_line = rest.rfind('\n').map_or(0, |i| i + 1);
+        blank_lines(&mut shown_text, &rest[..last_line]);
+        shown.starts.push((at + last_line, shown_text.len()));
+        shown_text.push_str(&rest[last_line..]);
         Some((shown, shown_text))
     }
 
@@ -742,14 +778,24 @@ mod tests {
                 })
                 .collect();
             let file = FileDiagnostics { path: "t.silp", text: &text, diagnostics: &diagnostics };
-            let shown = HumanSource::new(&file);
-            prop_assert!(shown.shown.is_some());
+            let whole = HumanSource::new(&file);
             let whole = HumanSource {
-                path: shown.path.clone(),
-                text: shown.text,
-                bom: shown.bom,
                 shown: None,
-                source: ariadne::Source::from(Cow::Borrowed(shown.text)),
+                source: ariadne::Source::from(Cow::Borrowed(whole.text)),
+                ..whole
+            };
+            let spans: Vec<Span> = diagnostics
+                .iter()
+                .flat_map(|d| std::iter::once(&d.span).chain(d.related.iter().map(|r| &r.span)))
+                .map(|span| without_bom(whole.text, whole.bom, span))
+                .collect();
+            let (lines, shown_text) = ShownLines::at_most(whole.text, &spans, usize::MAX).unwrap();
+            let shown = HumanSource {
+                path: whole.path.clone(),
+                text: whole.text,
+                bom: whole.bom,
+                shown: Some(lines),
+                source: ariadne::Source::from(Cow::Owned(shown_text)),
             };
             prop_assert_eq!(reports(&shown, &diagnostics), reports(&whole, &diagnostics));
         }
@@ -774,5 +820,6 @@ mod tests {
             ShownLines::new("one\ntwo\nthree é\nfour", &[Span::from(5..6)]).unwrap();
         assert_eq!(shown_text, "\ntwo\n\nfour");
         assert_eq!(shown.offset(5), 2);
+        assert!(ShownLines::new("one\ntwo\nthree", &[Span::from(0..9)]).is_none());
     }
 }
