@@ -237,9 +237,12 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
     } else {
         member.key_span.clone()
     };
-    let verb = VerbUse::new(verb.into(), verb_span.clone(), VerbForm::ActionKey);
-    let action = Spanned::new(format_compact!("!{}", verb.normalized), verb_span);
-    ir.verbs.push(verb);
+    let action = Spanned::new(
+        format_compact!("!{}", super::upper_case(verb)),
+        verb_span.clone(),
+    );
+    ir.verbs
+        .push(VerbUse::new(verb.into(), verb_span, VerbForm::ActionKey));
     // One value may be written without the array, as the reference decodes it.
     let values = match &member.value.value {
         JsonValue::Array(items) => items.as_slice(),
@@ -427,6 +430,28 @@ mod tests {
             ]
         );
         assert!(ir.verbs.iter().all(|v| v.form == VerbForm::ActionCode));
+    }
+
+    #[test]
+    fn an_action_key_decodes_its_verb_as_written() {
+        // The action code keeps a `!` written in the key; the verb the whitelist
+        // rules look up drops it.
+        let ir = decode_text(r#"{"intent":"!START","action_!email":"x","action_book":"y"}"#);
+        let actions: Vec<&str> = ir
+            .entities
+            .iter()
+            .filter_map(|e| e.action.as_deref().map(CompactString::as_str))
+            .collect();
+        assert_eq!(actions, ["!!EMAIL", "!BOOK"]);
+        let verbs: Vec<(&str, &str)> = ir
+            .verbs
+            .iter()
+            .map(|v| (v.text.as_str(), v.normalized.as_str()))
+            .collect();
+        assert_eq!(
+            verbs,
+            [("!START", "START"), ("!email", "EMAIL"), ("book", "BOOK")]
+        );
     }
 
     #[test]
