@@ -5,7 +5,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::ir::{from_code, from_json};
 use crate::rules::registry::RULES;
-use crate::rules::{Context, ReqIdFact, ReqIdUse, Rule, RunContext};
+use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
 use crate::syntax::document::{
@@ -34,7 +34,7 @@ pub struct FileLint {
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
     if is_line_oriented(kind) {
         let ctx = Context::new(text, settings);
-        walk_lines(text, kind, ctx, &enabled_rules(settings))
+        walk_lines(text, kind, ctx, &RuleTable::enabled(settings))
     } else {
         lint_document(&parse(text, kind), settings)
     }
@@ -57,35 +57,21 @@ pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> File
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
     let ctx = Context::new(text, settings);
     if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, &[]).req_ids
+        walk_lines(text, kind, ctx, &RuleTable::none()).req_ids
     } else {
-        walk(&parse(text, kind), ctx, &[]).req_ids
+        walk(&parse(text, kind), ctx, &RuleTable::none()).req_ids
     }
-}
-
-/// The rules `settings` enable.
-fn enabled_rules(settings: &Settings) -> Vec<&'static dyn Rule> {
-    RULES
-        .iter()
-        .copied()
-        .filter(|rule| settings.enabled(rule.meta()))
-        .collect()
 }
 
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
 fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
-    let rules = enabled_rules(ctx.settings());
+    let rules = RuleTable::enabled(ctx.settings());
     walk(document, ctx, &rules)
 }
 
 /// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
 /// parsed document, each line's item dropped once linted.
-fn walk_lines<'a>(
-    text: &'a str,
-    kind: FileKind,
-    ctx: Context<'a>,
-    rules: &[&dyn Rule],
-) -> FileLint {
+fn walk_lines<'a>(text: &'a str, kind: FileKind, ctx: Context<'a>, rules: &RuleTable) -> FileLint {
     let mut linter = Linter::new(rules, ctx);
     for region in regions(text, kind) {
         let mut pending = linter.start_region(&region);
@@ -99,7 +85,7 @@ fn walk_lines<'a>(
 
 /// Walks a document's payloads through `rules`. With no rules it only collects the
 /// `req_id`s, skipping the decoding nothing would look at.
-fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &[&dyn Rule]) -> FileLint {
+fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &RuleTable) -> FileLint {
     let mut linter = Linter::new(rules, ctx);
     for prose in document.prose() {
         linter.prose(prose);
@@ -217,14 +203,14 @@ pub fn lint_files(files: &[(&str, &str, FileKind, &Settings)]) -> Vec<Vec<Diagno
 
 /// Walks one file's payloads and feeds each rule hook.
 struct Linter<'r, 'a> {
-    rules: &'r [&'r dyn Rule],
+    rules: &'r RuleTable,
     ctx: Context<'a>,
     req_ids: Vec<(compact_str::CompactString, Span)>,
     suppressions: Vec<Suppression>,
 }
 
 impl<'r, 'a> Linter<'r, 'a> {
-    fn new(rules: &'r [&'r dyn Rule], ctx: Context<'a>) -> Self {
+    fn new(rules: &'r RuleTable, ctx: Context<'a>) -> Self {
         Linter {
             rules,
             ctx,
@@ -275,7 +261,7 @@ impl<'r, 'a> Linter<'r, 'a> {
     /// Runs the text rules over a region and enters it; returns the list where
     /// suppression comments wait for the next payload line, which they cover.
     fn start_region(&mut self, region: &Region<'a>) -> Vec<Suppression> {
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Text) {
             rule.check_text(&mut self.ctx, region.span.clone());
         }
         self.ctx.set_region(
@@ -311,7 +297,7 @@ impl<'r, 'a> Linter<'r, 'a> {
                 self.cover(pending, line.span());
                 self.syntax_errors(&parse.errors);
                 if let Some(message) = &parse.message {
-                    for rule in self.rules {
+                    for rule in self.rules.with(Hook::Slip) {
                         rule.check_slip(&mut self.ctx, message);
                     }
                 }
@@ -345,7 +331,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             SilpBody::Probe { probe, errors } => {
                 self.syntax_errors(errors);
                 if let Some(probe) = probe {
-                    for rule in self.rules {
+                    for rule in self.rules.with(Hook::Ping) {
                         rule.check_ping(&mut self.ctx, probe);
                     }
                 }
@@ -357,11 +343,11 @@ impl<'r, 'a> Linter<'r, 'a> {
                     return;
                 }
                 if let Some(tree) = &parse.payload {
-                    for rule in self.rules {
+                    for rule in self.rules.with(Hook::Code) {
                         rule.check_code(&mut self.ctx, tree);
                     }
                     let ir = from_code::decode(tree);
-                    for rule in self.rules {
+                    for rule in self.rules.with(Hook::Ir) {
                         rule.check_ir(&mut self.ctx, &ir);
                     }
                 }
@@ -395,7 +381,7 @@ impl<'r, 'a> Linter<'r, 'a> {
         if span.is_empty() {
             return;
         }
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Prose) {
             rule.check_prose(&mut self.ctx, span.clone());
         }
     }
@@ -451,7 +437,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             }
         });
         let report: Vec<(Suppression, Vec<bool>)> = self.suppressions.drain(..).zip(used).collect();
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Suppressions) {
             rule.check_suppressions(&mut self.ctx, &report);
         }
     }
@@ -460,7 +446,7 @@ impl<'r, 'a> Linter<'r, 'a> {
         if errors.is_empty() {
             return;
         }
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::SyntaxErrors) {
             rule.check_syntax_errors(&mut self.ctx, errors);
         }
     }
@@ -518,7 +504,7 @@ impl<'r, 'a> Linter<'r, 'a> {
     /// An MCP wrapper, A2A message or Agent Card entry, then the payload it carries;
     /// the start of a string carried is added to `carried_strings`.
     fn carrier(&mut self, carrier: &Carrier<'a>, carried_strings: &mut HashSet<usize>) {
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Carrier) {
             rule.check_carrier(&mut self.ctx, carrier);
         }
         if let Some(carried) = carrier.carried() {
@@ -559,7 +545,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             self.syntax_errors(&[not_an_object(root, "an NLIP message")]);
             return;
         }
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Nlip) {
             rule.check_nlip(&mut self.ctx, root);
         }
         let mut carried_strings = HashSet::new();
@@ -614,7 +600,7 @@ impl<'r, 'a> Linter<'r, 'a> {
         // A space first, so a leading U+FEFF is not taken for a byte-order mark.
         let text = format!(" {decoded}");
         let mut inner = Context::distinct(&text, self.ctx.settings());
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Text) {
             rule.check_text(&mut inner, 1..text.len());
         }
         self.cover_string(inner.into_diagnostics(), string);
@@ -628,7 +614,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             return;
         }
         let is_ir_document = from_json::is_ir_document(object);
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Json) {
             rule.check_json(&mut self.ctx, object, is_ir_document);
         }
         let ir = from_json::decode(object);
@@ -636,7 +622,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             self.req_ids
                 .push((req_id.node.clone(), req_id.span.clone()));
         }
-        for rule in self.rules {
+        for rule in self.rules.with(Hook::Ir) {
             rule.check_ir(&mut self.ctx, &ir);
         }
     }

@@ -52,6 +52,7 @@ declare_rule! {
         code: "SL606",
         name: "a2a-extension-violation",
         severity: Error,
+        hooks: [Carrier],
     }
 }
 

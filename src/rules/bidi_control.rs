@@ -32,6 +32,7 @@ declare_rule! {
         code: "SL203",
         name: "bidi-control",
         severity: Error,
+        hooks: [Text, Prose],
     }
 }
 

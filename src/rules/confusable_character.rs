@@ -69,6 +69,7 @@ declare_rule! {
         code: "SL202",
         name: "confusable-character",
         severity: Error,
+        hooks: [Text],
     }
 }
 

@@ -31,6 +31,7 @@ declare_rule! {
         code: "SL405",
         name: "duplicate-entity-id",
         severity: Warning,
+        hooks: [Ir],
     }
 }
 

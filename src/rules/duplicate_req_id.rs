@@ -28,6 +28,7 @@ declare_rule! {
         code: "SL303",
         name: "duplicate-req-id",
         severity: Warning,
+        hooks: [Run],
     }
 }
 

@@ -33,6 +33,7 @@ declare_rule! {
         code: "SL102",
         name: "excluded-verb",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

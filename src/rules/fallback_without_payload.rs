@@ -33,6 +33,7 @@ declare_rule! {
         code: "SL602",
         name: "fallback-without-payload",
         severity: Error,
+        hooks: [Slip],
     }
 }
 

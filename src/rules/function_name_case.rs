@@ -36,6 +36,7 @@ declare_rule! {
         code: "SL104",
         name: "function-name-case",
         severity: Error,
+        hooks: [Code],
     }
 }
 

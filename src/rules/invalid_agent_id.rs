@@ -30,6 +30,7 @@ declare_rule! {
         code: "SL604",
         name: "invalid-agent-id",
         severity: Error,
+        hooks: [Slip],
     }
 }
 

@@ -28,6 +28,7 @@ declare_rule! {
         code: "SL503",
         name: "invalid-heartbeat",
         severity: Error,
+        hooks: [Ping],
     }
 }
 

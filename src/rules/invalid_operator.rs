@@ -33,6 +33,7 @@ declare_rule! {
         code: "SL406",
         name: "invalid-operator",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

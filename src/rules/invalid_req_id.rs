@@ -29,6 +29,7 @@ declare_rule! {
         code: "SL301",
         name: "invalid-req-id",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

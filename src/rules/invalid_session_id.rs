@@ -28,6 +28,7 @@ declare_rule! {
         code: "SL404",
         name: "invalid-session-id",
         severity: Error,
+        hooks: [Ping, Ir],
     }
 }
 

@@ -43,6 +43,7 @@ declare_rule! {
         name: "invalid-syntax",
         severity: Error,
         protocol_error: "invalid_syntax",
+        hooks: [SyntaxErrors],
     }
 }
 

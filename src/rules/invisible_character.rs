@@ -52,6 +52,7 @@ declare_rule! {
         code: "SL204",
         name: "invisible-character",
         severity: Error,
+        hooks: [Text, Prose],
     }
 }
 

@@ -52,6 +52,7 @@ declare_rule! {
         code: "SL410",
         name: "json-frontend-violation",
         severity: Error,
+        hooks: [Json],
     }
 }
 

@@ -29,6 +29,7 @@ declare_rule! {
         code: "SL501",
         name: "lossy-frontend-negation",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

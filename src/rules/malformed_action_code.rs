@@ -30,6 +30,7 @@ declare_rule! {
         code: "SL103",
         name: "malformed-action-code",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

@@ -50,6 +50,7 @@ declare_rule! {
         code: "SL704",
         name: "mcp-wrapper-violation",
         severity: Error,
+        hooks: [Carrier],
     }
 }
 

@@ -2,7 +2,9 @@
 //! `silp-lint rule CODE` prints, and `registry.rs`, which lists them.
 //!
 //! A rule implements [`Rule`] and overrides the hooks for what it inspects: raw text,
-//! syntax trees of each payload language, or the semantic model (the IR).
+//! syntax trees of each payload language, or the semantic model (the IR). Its
+//! `declare_rule!` lists those hooks, and [`RuleTable`] calls each hook only on the
+//! enabled rules that list it.
 
 pub mod registry;
 
@@ -72,8 +74,9 @@ macro_rules! declare_rule {
         pub struct $name:ident {
             code: $code:literal,
             name: $rule_name:literal,
-            severity: $severity:ident
-            $(, protocol_error: $protocol_error:literal)?
+            severity: $severity:ident,
+            $(protocol_error: $protocol_error:literal,)?
+            hooks: [$($hook:ident),* $(,)?]
             $(,)?
         }
     ) => {
@@ -95,6 +98,10 @@ macro_rules! declare_rule {
             fn meta(&self) -> &'static $crate::diagnostics::RuleMeta {
                 &Self::META
             }
+
+            fn hooks(&self) -> &'static [$crate::rules::Hook] {
+                &[$($crate::rules::Hook::$hook),*]
+            }
         }
     };
     (@option) => { None };
@@ -105,6 +112,103 @@ pub(crate) use declare_rule;
 /// What `declare_rule!` implements for every rule: its fixed facts.
 pub trait Declared {
     fn meta(&self) -> &'static RuleMeta;
+    /// The hooks of [`Rule`] the rule overrides, as `declare_rule!` lists them: a
+    /// walk calls a hook only on the rules that have it (a test checks each list
+    /// against the rule's source).
+    fn hooks(&self) -> &'static [Hook];
+}
+
+/// The hooks of [`Rule`], one per kind of thing a rule can inspect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    SyntaxErrors,
+    Text,
+    Prose,
+    Code,
+    Ping,
+    Slip,
+    Json,
+    Nlip,
+    Carrier,
+    Ir,
+    Suppressions,
+    Run,
+}
+
+impl Hook {
+    pub const ALL: [Hook; 12] = [
+        Hook::SyntaxErrors,
+        Hook::Text,
+        Hook::Prose,
+        Hook::Code,
+        Hook::Ping,
+        Hook::Slip,
+        Hook::Json,
+        Hook::Nlip,
+        Hook::Carrier,
+        Hook::Ir,
+        Hook::Suppressions,
+        Hook::Run,
+    ];
+
+    /// The [`Rule`] method of the hook.
+    pub fn method(self) -> &'static str {
+        match self {
+            Hook::SyntaxErrors => "check_syntax_errors",
+            Hook::Text => "check_text",
+            Hook::Prose => "check_prose",
+            Hook::Code => "check_code",
+            Hook::Ping => "check_ping",
+            Hook::Slip => "check_slip",
+            Hook::Json => "check_json",
+            Hook::Nlip => "check_nlip",
+            Hook::Carrier => "check_carrier",
+            Hook::Ir => "check_ir",
+            Hook::Suppressions => "check_suppressions",
+            Hook::Run => "check_run",
+        }
+    }
+}
+
+/// The rules that settings enable, resolved once into a list per hook, so that a
+/// walk calls each hook only on the rules that have it.
+pub struct RuleTable {
+    by_hook: [Vec<&'static dyn Rule>; Hook::ALL.len()],
+    any: bool,
+}
+
+impl RuleTable {
+    /// The rules `settings` enable.
+    pub fn enabled(settings: &Settings) -> RuleTable {
+        let mut by_hook: [Vec<&'static dyn Rule>; Hook::ALL.len()] = Default::default();
+        let mut any = false;
+        for &rule in registry::RULES {
+            if settings.enabled(rule.meta()) {
+                any = true;
+                for &hook in rule.hooks() {
+                    by_hook[hook as usize].push(rule);
+                }
+            }
+        }
+        RuleTable { by_hook, any }
+    }
+
+    /// No rules: a walk only collects `req_id`s.
+    pub fn none() -> RuleTable {
+        RuleTable {
+            by_hook: Default::default(),
+            any: false,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !self.any
+    }
+
+    /// The enabled rules that have `hook`, in code order.
+    pub fn with(&self, hook: Hook) -> &[&'static dyn Rule] {
+        &self.by_hook[hook as usize]
+    }
 }
 
 /// A lint rule. Every hook defaults to doing nothing; a rule overrides the ones for

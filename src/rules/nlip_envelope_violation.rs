@@ -33,6 +33,7 @@ declare_rule! {
         code: "SL701",
         name: "nlip-envelope-violation",
         severity: Error,
+        hooks: [Nlip],
     }
 }
 

@@ -34,6 +34,7 @@ declare_rule! {
         code: "SL703",
         name: "nlip-format-case",
         severity: Warning,
+        hooks: [Nlip],
     }
 }
 

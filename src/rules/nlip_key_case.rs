@@ -45,6 +45,7 @@ declare_rule! {
         code: "SL702",
         name: "nlip-key-case",
         severity: Warning,
+        hooks: [Nlip],
     }
 }
 

@@ -37,6 +37,7 @@ declare_rule! {
         code: "SL609",
         name: "non-alphanumeric-anchor",
         severity: Warning,
+        hooks: [Slip],
     }
 }
 

@@ -48,6 +48,7 @@ declare_rule! {
         code: "SL504",
         name: "non-canonical-form",
         severity: Info,
+        hooks: [Code, Slip],
     }
 }
 

@@ -43,6 +43,7 @@ declare_rule! {
         code: "SL605",
         name: "non-portable-payload",
         severity: Warning,
+        hooks: [Slip],
     }
 }
 

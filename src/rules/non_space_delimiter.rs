@@ -44,6 +44,7 @@ declare_rule! {
         code: "SL608",
         name: "non-space-delimiter",
         severity: Error,
+        hooks: [Carrier],
     }
 }
 

@@ -35,6 +35,7 @@ declare_rule! {
         code: "SL505",
         name: "nonstandard-syntax",
         severity: Warning,
+        hooks: [Code],
     }
 }
 

@@ -58,6 +58,7 @@ declare_rule! {
         code: "SL502",
         name: "not-round-trippable",
         severity: Warning,
+        hooks: [Ir],
     }
 }
 

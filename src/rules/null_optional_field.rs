@@ -35,6 +35,7 @@ declare_rule! {
         code: "SL408",
         name: "null-optional-field",
         severity: Info,
+        hooks: [Json],
     }
 }
 

@@ -23,6 +23,10 @@ macro_rules! registry {
 
         /// All rules, sorted by code; a rule's id is its index here.
         pub static RULES: &[&dyn Rule] = &[$(&$module::$rule),*];
+
+        /// Each rule's source, beside [`RULES`]: what the test of declared hooks reads.
+        #[cfg(test)]
+        static SOURCES: &[&str] = &[$(include_str!(concat!(stringify!($module), ".rs"))),*];
     };
 }
 
@@ -114,6 +118,20 @@ mod tests {
             assert_eq!(rule.meta().id.index(), index, "{}", rule.meta().code);
         }
         assert!(RULES.len() <= RuleSet::CAPACITY);
+    }
+
+    /// A hook a rule overrides but does not declare would never be called, and its
+    /// diagnostics would vanish without a failing fixture if none covered them.
+    #[test]
+    fn each_rule_declares_the_hooks_its_source_overrides() {
+        assert_eq!(SOURCES.len(), RULES.len());
+        for (rule, source) in RULES.iter().zip(SOURCES) {
+            let overridden: Vec<Hook> = Hook::ALL
+                .into_iter()
+                .filter(|hook| source.contains(&format!("fn {}(", hook.method())))
+                .collect();
+            assert_eq!(rule.hooks(), overridden, "{}", rule.meta().code);
+        }
     }
 
     #[test]

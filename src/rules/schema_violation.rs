@@ -47,6 +47,7 @@ declare_rule! {
         code: "SL401",
         name: "schema-violation",
         severity: Error,
+        hooks: [Json],
     }
 }
 

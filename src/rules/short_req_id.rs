@@ -30,6 +30,7 @@ declare_rule! {
         code: "SL302",
         name: "short-req-id",
         severity: Warning,
+        hooks: [Ir],
     }
 }
 

@@ -49,6 +49,7 @@ declare_rule! {
         code: "SL607",
         name: "ucr-hash-mismatch",
         severity: Warning,
+        hooks: [Carrier],
     }
 }
 

@@ -44,6 +44,7 @@ declare_rule! {
         code: "SL411",
         name: "undecodable-payload",
         severity: Error,
+        hooks: [Json],
     }
 }
 

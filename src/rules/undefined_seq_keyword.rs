@@ -36,6 +36,7 @@ declare_rule! {
         code: "SL409",
         name: "undefined-seq-keyword",
         severity: Warning,
+        hooks: [Ir],
     }
 }
 

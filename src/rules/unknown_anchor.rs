@@ -61,6 +61,7 @@ declare_rule! {
         code: "SL601",
         name: "unknown-anchor",
         severity: Error,
+        hooks: [Slip],
     }
 }
 

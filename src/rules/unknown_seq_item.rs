@@ -28,6 +28,7 @@ declare_rule! {
         code: "SL407",
         name: "unknown-seq-item",
         severity: Warning,
+        hooks: [Ir],
     }
 }
 

@@ -44,6 +44,7 @@ declare_rule! {
         code: "SL101",
         name: "unknown-verb",
         severity: Error,
+        hooks: [Ir],
     }
 }
 

@@ -39,6 +39,7 @@ declare_rule! {
         name: "unsupported-frontend",
         severity: Error,
         protocol_error: "unsupported_frontend",
+        hooks: [Ping, Carrier, Ir],
     }
 }
 

@@ -32,6 +32,7 @@ declare_rule! {
         code: "SL603",
         name: "unsupported-slip-version",
         severity: Error,
+        hooks: [Slip],
     }
 }
 

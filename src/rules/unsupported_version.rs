@@ -28,6 +28,7 @@ declare_rule! {
         name: "unsupported-version",
         severity: Error,
         protocol_error: "unsupported_version",
+        hooks: [Ir],
     }
 }
 

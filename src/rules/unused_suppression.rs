@@ -32,6 +32,7 @@ declare_rule! {
         code: "SL801",
         name: "unused-suppression",
         severity: Warning,
+        hooks: [Suppressions],
     }
 }
 

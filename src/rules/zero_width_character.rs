@@ -45,6 +45,7 @@ declare_rule! {
         code: "SL201",
         name: "zero-width-character",
         severity: Error,
+        hooks: [Text, Prose],
     }
 }
 
