@@ -37,7 +37,34 @@ pub enum JsonValue {
     String(JsonText),
     Array(Vec<JsonNode>),
     /// Members in source order; duplicate keys are kept.
-    Object(Vec<JsonMember>),
+    Object(JsonObject),
+}
+
+/// An object's members in source order, duplicate keys kept, read as a slice.
+/// Only the parser builds one: it notes whether a key repeats in the object or in
+/// any object inside it, so a search for duplicate keys skips the objects where
+/// none can be (nearly all).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JsonObject {
+    members: Vec<JsonMember>,
+    repeats_within: bool,
+}
+
+impl std::ops::Deref for JsonObject {
+    type Target = [JsonMember];
+
+    fn deref(&self) -> &[JsonMember] {
+        &self.members
+    }
+}
+
+impl<'a> IntoIterator for &'a JsonObject {
+    type Item = &'a JsonMember;
+    type IntoIter = std::slice::Iter<'a, JsonMember>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.members.iter()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -163,7 +190,7 @@ impl JsonNode {
     /// Recursion follows the nesting, which [`parse_json`] bounds by [`MAX_DEPTH`].
     fn push_duplicate_keys<'a>(&'a self, duplicates: &mut Vec<&'a JsonMember>) {
         match &self.value {
-            JsonValue::Object(members) => {
+            JsonValue::Object(members) if members.repeats_within => {
                 let repeated = crate::repeats::repeats(members, |member| member.key.as_str());
                 duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
                 for member in members {
@@ -278,13 +305,43 @@ enum Open {
     Array {
         start: usize,
         items: Vec<JsonNode>,
+        /// Whether a key repeats in an object inside.
+        repeats_within: bool,
     },
     Object {
         start: usize,
         members: Vec<JsonMember>,
         /// The key read, waiting for its value.
         key: Option<(JsonText, Span)>,
+        /// Each key's [`key_bucket`], as a set: a key whose bucket is taken may
+        /// repeat an earlier one, and only then are the keys compared.
+        buckets: u64,
+        /// Whether a key repeats in this object (once `buckets` collide and the
+        /// keys compare equal) or in an object inside.
+        repeats_within: bool,
+        bucket_collided: bool,
     },
+}
+
+/// One of 64 buckets for a key, from its length and its first, middle and last
+/// bytes: equal keys share one, and the few keys of an object rarely do otherwise.
+fn key_bucket(key: &str) -> u32 {
+    let bytes = key.as_bytes();
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0) as u32;
+    let len = bytes.len();
+    (len as u32)
+        .wrapping_mul(31)
+        .wrapping_add(at(0).wrapping_mul(7))
+        .wrapping_add(at(len / 2).wrapping_mul(3))
+        .wrapping_add(at(len.wrapping_sub(1)))
+        % 64
+}
+
+/// Whether a key repeats among `members`: the exact test, for the objects whose
+/// key buckets collide.
+#[cold]
+fn has_repeated_key(members: &[JsonMember]) -> bool {
+    !crate::repeats::repeats(members, |member| member.key.as_str()).is_empty()
 }
 
 /// A strict RFC 8259 parser with a stack of open containers (no recursion).
@@ -422,7 +479,7 @@ impl<'a> Parser<'a> {
             }
         }
         if self.root.is_none() && self.recover {
-            if let Some(Open::Array { start, items }) = self.stack.drain(..).next() {
+            if let Some(Open::Array { start, items, .. }) = self.stack.drain(..).next() {
                 self.root = Some(JsonNode {
                     value: JsonValue::Array(items),
                     span: self.base + start..self.base + self.text.len(),
@@ -507,6 +564,9 @@ impl<'a> Parser<'a> {
                         start: self.pos,
                         members: Vec::new(),
                         key: None,
+                        buckets: 0,
+                        repeats_within: false,
+                        bucket_collided: false,
                     })?;
                     Expect::KeyOrClose
                 }
@@ -514,6 +574,7 @@ impl<'a> Parser<'a> {
                     self.open(Open::Array {
                         start: self.pos,
                         items: Vec::new(),
+                        repeats_within: false,
                     })?;
                     Expect::ValueOrClose
                 }
@@ -608,11 +669,37 @@ impl<'a> Parser<'a> {
     /// Closes the innermost container at its closing bracket.
     fn close(&mut self) -> Expect {
         self.pos += 1;
-        let (start, value) = match self.stack.pop() {
-            Some(Open::Array { start, items }) => (start, JsonValue::Array(items)),
-            Some(Open::Object { start, members, .. }) => (start, JsonValue::Object(members)),
-            None => (self.pos - 1, JsonValue::Null),
+        let (start, value, repeats_within) = match self.stack.pop() {
+            Some(Open::Array {
+                start,
+                items,
+                repeats_within,
+            }) => (start, JsonValue::Array(items), repeats_within),
+            Some(Open::Object {
+                start,
+                members,
+                repeats_within,
+                bucket_collided,
+                ..
+            }) => {
+                let repeats_within =
+                    repeats_within || bucket_collided && has_repeated_key(&members);
+                let object = JsonObject {
+                    members,
+                    repeats_within,
+                };
+                (start, JsonValue::Object(object), repeats_within)
+            }
+            None => (self.pos - 1, JsonValue::Null, false),
         };
+        if repeats_within {
+            match self.stack.last_mut() {
+                Some(Open::Array { repeats_within, .. } | Open::Object { repeats_within, .. }) => {
+                    *repeats_within = true
+                }
+                None => {}
+            }
+        }
         self.complete(start, value)
     }
 
@@ -625,8 +712,17 @@ impl<'a> Parser<'a> {
         };
         match self.stack.last_mut() {
             Some(Open::Array { items, .. }) => items.push(node),
-            Some(Open::Object { members, key, .. }) => {
+            Some(Open::Object {
+                members,
+                key,
+                buckets,
+                bucket_collided,
+                ..
+            }) => {
                 let (key, key_span) = key.take().unwrap_or_default();
+                let bucket = 1u64 << key_bucket(&key);
+                *bucket_collided |= *buckets & bucket != 0;
+                *buckets |= bucket;
                 members.push(JsonMember {
                     key,
                     key_span,
@@ -1296,6 +1392,77 @@ mod tests {
                     proptest::prop_assert_eq!(value.to_serde(), serde);
                 }
             }
+        }
+    }
+
+    /// Every key written earlier in its object, found by comparing every pair of
+    /// keys of every object, in the order [`JsonNode::duplicate_keys`] gives them.
+    fn duplicate_key_spans_found_slowly(node: &JsonNode, found: &mut Vec<Span>) {
+        match &node.value {
+            JsonValue::Object(members) => {
+                for (i, member) in members.iter().enumerate() {
+                    if members[..i].iter().any(|earlier| earlier.key == member.key) {
+                        found.push(member.key_span.clone());
+                    }
+                }
+                for member in members {
+                    duplicate_key_spans_found_slowly(&member.value, found);
+                }
+            }
+            JsonValue::Array(items) => {
+                for item in items {
+                    duplicate_key_spans_found_slowly(item, found);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// JSON texts of nested objects whose keys come from a few letters, some
+    /// written with escapes, so that keys often repeat and often share a bucket.
+    fn texts_with_few_keys() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let key = prop_oneof![
+            "[a-d]{0,3}",
+            Just("\\u0061".to_string()),
+            Just("a\\u0062".to_string()),
+            Just("\u{e9}".to_string()),
+        ];
+        let leaf = prop_oneof![Just("1".to_string()), Just("\"x\"".to_string())];
+        leaf.prop_recursive(4, 48, 8, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|items| format!("[{}]", items.join(","))),
+                proptest::collection::vec((key.clone(), inner), 0..8).prop_map(|members| {
+                    let members: Vec<String> = members
+                        .iter()
+                        .map(|(k, v)| format!("\"{k}\": {v}"))
+                        .collect();
+                    format!("{{{}}}", members.join(", "))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The parser's note of which objects may hold a repeated key loses none:
+        /// the search finds what comparing every pair finds, in a strict parse and
+        /// in a recovering one that drops a broken element between two good ones.
+        #[test]
+        fn duplicate_keys_are_those_every_pair_of_keys_shows(text in texts_with_few_keys()) {
+            let strict = parse_json(&text, 0).value.expect("the generated text is JSON");
+            let mut slowly = Vec::new();
+            duplicate_key_spans_found_slowly(&strict, &mut slowly);
+            let found: Vec<Span> = strict.duplicate_keys().iter().map(|m| m.key_span.clone()).collect();
+            proptest::prop_assert_eq!(found, slowly);
+
+            let recovering = parse_json_recovering(&format!("[{text}, {{\"a\": [{text}, }}, {text}]"), 0);
+            let root = recovering.value.expect("the good elements are kept");
+            let mut slowly = Vec::new();
+            duplicate_key_spans_found_slowly(&root, &mut slowly);
+            let found: Vec<Span> = root.duplicate_keys().iter().map(|m| m.key_span.clone()).collect();
+            proptest::prop_assert_eq!(found, slowly);
         }
     }
 
