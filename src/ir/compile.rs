@@ -647,10 +647,13 @@ fn action_problem(code: &str) -> Option<String> {
     if !well_formed_action(code) {
         return None;
     }
-    let name = function_name(code);
+    // A well-formed code is ASCII, so its function name is a keyword exactly when
+    // the two agree but for ASCII case: no lower-cased copy is needed to tell.
+    let verb = verb_of(code);
     KEYWORDS
-        .contains(&name.as_str())
-        .then(|| format!("its function name `{name}` is a code-frontend keyword"))
+        .iter()
+        .find(|keyword| keyword.eq_ignore_ascii_case(verb))
+        .map(|name| format!("its function name `{name}` is a code-frontend keyword"))
 }
 
 /// Everything in `ir` that the code frontend cannot carry, so that
@@ -863,7 +866,12 @@ mod tests {
         assert!(word_problem("a=b").is_some());
         assert!(word_problem("cards@indoor").is_some());
         assert!(action_problem("!CANCEL").is_none());
-        assert!(action_problem("!IF").is_some());
+        assert_eq!(
+            action_problem("!WITH").as_deref(),
+            Some("its function name `with` is a code-frontend keyword")
+        );
+        assert!(action_problem("!WITHIN").is_none());
+        assert!(action_problem("!IF_").is_none());
         assert!(action_problem("!cancel").is_none(), "SL103's to report");
     }
 

@@ -68,6 +68,10 @@ impl Rule for FunctionNameCase {
 
 /// Reports `name` unless it is lower case; `what` says whose name it is.
 fn report(ctx: &mut Context, name: &Word, what: &str, fix: fn(String, Vec<Edit>) -> Fix) {
+    // Most names are ASCII lower case already: told without a lower-cased copy.
+    if name.text.is_ascii() && !name.text.bytes().any(|b| b.is_ascii_uppercase()) {
+        return;
+    }
     let lower = name.text.to_lowercase();
     if lower == name.text {
         return;
