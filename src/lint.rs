@@ -168,7 +168,10 @@ pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
         .flat_map(|(file, f)| f.req_ids.iter().map(move |fact| ReqIdUse { file, fact }))
         .collect();
     let mut run = RunContext::new(&paths, &req_ids, &settings);
-    for rule in RULES {
+    for rule in RULES
+        .iter()
+        .filter(|rule| rule.hooks().contains(&Hook::Run))
+    {
         rule.check_run(&mut run);
     }
     run.into_diagnostics()

@@ -151,7 +151,8 @@ impl Hook {
         Hook::Run,
     ];
 
-    /// The [`Rule`] method of the hook.
+    /// The [`Rule`] method of the hook, which the test of declared hooks looks for.
+    #[cfg(test)]
     pub fn method(self) -> &'static str {
         match self {
             Hook::SyntaxErrors => "check_syntax_errors",

@@ -319,6 +319,7 @@ enum Open {
         /// Whether a key repeats in this object (once `buckets` collide and the
         /// keys compare equal) or in an object inside.
         repeats_within: bool,
+        /// Whether two keys have shared a bucket, so the keys must be compared.
         bucket_collided: bool,
     },
 }
