@@ -10,7 +10,8 @@ use crate::fix::{fix_text, verify_same_meaning};
 use crate::format::{format_text, formats};
 use crate::fs::{decode_utf8, file_identity, read_source, write_atomic, SourceFile};
 use crate::lint::{
-    cross_file, lint_text, req_id_hash, req_id_hashes, req_ids_of, sort_and_dedup, LintedFile,
+    cross_file, lint_text_diagnostics, req_id_hash, req_id_hashes, req_ids_of, sort_and_dedup,
+    LintedFile,
 };
 use crate::render::Tally;
 use crate::rules::ReqIdFact;
@@ -150,7 +151,7 @@ pub fn check<R: Send>(
     let lint_input = |(index, input): (usize, &Input)| -> Result<(R, Tally), String> {
         let settings = input.settings.as_ref().map_err(Clone::clone)?;
         let text = input.text()?;
-        let mut diagnostics = lint_text(&text, input.kind, settings).diagnostics;
+        let mut diagnostics = lint_text_diagnostics(&text, input.kind, settings);
         if let Some(found) = cross_file.get(&index) {
             diagnostics.extend(found.iter().cloned());
             sort_and_dedup(&mut diagnostics);

@@ -32,23 +32,56 @@ pub struct FileLint {
 /// Lints one file's text as `kind`. A line-oriented file is linted a line at a
 /// time, so a large one costs memory for its diagnostics, not for its tree.
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
+    lint_text_gathering(text, kind, settings, Gather::ReqIds)
+}
+
+/// The diagnostics [`lint_text`] finds, alone: for a run whose cross-file pass
+/// scans the files for `req_id`s itself, so that none are gathered and located here.
+pub fn lint_text_diagnostics(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
+    lint_text_gathering(text, kind, settings, Gather::Diagnostics).diagnostics
+}
+
+fn lint_text_gathering(
+    text: &str,
+    kind: FileKind,
+    settings: &Settings,
+    gather: Gather,
+) -> FileLint {
+    let ctx = Context::new(text, settings);
+    let rules = RuleTable::enabled(settings);
     if is_line_oriented(kind) {
-        let ctx = Context::new(text, settings);
-        walk_lines(text, kind, ctx, &RuleTable::enabled(settings))
+        walk_lines(text, kind, ctx, &rules, gather)
     } else {
-        lint_document(&parse(text, kind), settings)
+        walk(&parse(text, kind), ctx, &rules, gather)
     }
+}
+
+/// What a walk gathers besides diagnostics.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gather {
+    /// The `req_id`s written, located, for the cross-file pass.
+    ReqIds,
+    /// Diagnostics only.
+    Diagnostics,
 }
 
 /// Lints a parsed document.
 pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
-    lint_in(document, Context::new(document.text, settings))
+    lint_in(
+        document,
+        Context::new(document.text, settings),
+        Gather::ReqIds,
+    )
 }
 
 /// Lints a parsed document keeping every diagnostic, past the per-rule limit of a
 /// report too: the fix engine needs every fix of a file.
 pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> FileLint {
-    lint_in(document, Context::unlimited(document.text, settings))
+    lint_in(
+        document,
+        Context::unlimited(document.text, settings),
+        Gather::ReqIds,
+    )
 }
 
 /// Every `meta.req_id` written in a file, found as [`lint_text`] finds them but
@@ -57,22 +90,28 @@ pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> File
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
     let ctx = Context::new(text, settings);
     if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, &RuleTable::none()).req_ids
+        walk_lines(text, kind, ctx, &RuleTable::none(), Gather::ReqIds).req_ids
     } else {
-        walk(&parse(text, kind), ctx, &RuleTable::none()).req_ids
+        walk(&parse(text, kind), ctx, &RuleTable::none(), Gather::ReqIds).req_ids
     }
 }
 
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
-fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>) -> FileLint {
+fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>, gather: Gather) -> FileLint {
     let rules = RuleTable::enabled(ctx.settings());
-    walk(document, ctx, &rules)
+    walk(document, ctx, &rules, gather)
 }
 
 /// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
 /// parsed document, each line's item dropped once linted.
-fn walk_lines<'a>(text: &'a str, kind: FileKind, ctx: Context<'a>, rules: &RuleTable) -> FileLint {
-    let mut linter = Linter::new(rules, ctx);
+fn walk_lines<'a>(
+    text: &'a str,
+    kind: FileKind,
+    ctx: Context<'a>,
+    rules: &RuleTable,
+    gather: Gather,
+) -> FileLint {
+    let mut linter = Linter::new(rules, ctx, gather);
     for region in regions(text, kind) {
         let mut pending = linter.start_region(&region);
         for line in region.lines() {
@@ -85,8 +124,13 @@ fn walk_lines<'a>(text: &'a str, kind: FileKind, ctx: Context<'a>, rules: &RuleT
 
 /// Walks a document's payloads through `rules`. With no rules it only collects the
 /// `req_id`s, skipping the decoding nothing would look at.
-fn walk<'a>(document: &Document<'a>, ctx: Context<'a>, rules: &RuleTable) -> FileLint {
-    let mut linter = Linter::new(rules, ctx);
+fn walk<'a>(
+    document: &Document<'a>,
+    ctx: Context<'a>,
+    rules: &RuleTable,
+    gather: Gather,
+) -> FileLint {
+    let mut linter = Linter::new(rules, ctx, gather);
     for prose in document.prose() {
         linter.prose(prose);
     }
@@ -208,16 +252,17 @@ pub fn lint_files(files: &[(&str, &str, FileKind, &Settings)]) -> Vec<Vec<Diagno
 struct Linter<'r, 'a> {
     rules: &'r RuleTable,
     ctx: Context<'a>,
-    req_ids: Vec<(compact_str::CompactString, Span)>,
+    /// The `req_id`s written, when the walk gathers them.
+    req_ids: Option<Vec<(compact_str::CompactString, Span)>>,
     suppressions: Vec<Suppression>,
 }
 
 impl<'r, 'a> Linter<'r, 'a> {
-    fn new(rules: &'r RuleTable, ctx: Context<'a>) -> Self {
+    fn new(rules: &'r RuleTable, ctx: Context<'a>, gather: Gather) -> Self {
         Linter {
             rules,
             ctx,
-            req_ids: Vec::new(),
+            req_ids: (gather == Gather::ReqIds).then(Vec::new),
             suppressions: Vec::new(),
         }
     }
@@ -228,6 +273,7 @@ impl<'r, 'a> Linter<'r, 'a> {
         let Linter { ctx, req_ids, .. } = self;
         let capped = ctx.capped();
         let mut diagnostics = ctx.into_diagnostics();
+        let req_ids = req_ids.unwrap_or_default();
         let req_ids = if req_ids.is_empty() {
             Vec::new()
         } else {
@@ -532,7 +578,7 @@ impl<'r, 'a> Linter<'r, 'a> {
                 }
                 let document = document.document();
                 let ctx = Context::distinct(document.text, self.ctx.settings());
-                let inner = lint_in(document, ctx);
+                let inner = lint_in(document, ctx, Gather::Diagnostics);
                 self.cover_string(inner.diagnostics, string);
             }
         }
@@ -611,8 +657,10 @@ impl<'r, 'a> Linter<'r, 'a> {
 
     fn json_payload(&mut self, object: &JsonNode) {
         if self.rules.is_empty() {
-            if let Some(req_id) = from_json::written_req_id(object) {
-                self.req_ids.push((req_id.node, req_id.span));
+            if let (Some(req_ids), Some(req_id)) =
+                (&mut self.req_ids, from_json::written_req_id(object))
+            {
+                req_ids.push((req_id.node, req_id.span));
             }
             return;
         }
@@ -621,9 +669,8 @@ impl<'r, 'a> Linter<'r, 'a> {
             rule.check_json(&mut self.ctx, object, is_ir_document);
         }
         let ir = from_json::decode(object);
-        if let Some(req_id) = &ir.meta.req_id {
-            self.req_ids
-                .push((req_id.node.clone(), req_id.span.clone()));
+        if let (Some(req_ids), Some(req_id)) = (&mut self.req_ids, &ir.meta.req_id) {
+            req_ids.push((req_id.node.clone(), req_id.span.clone()));
         }
         for rule in self.rules.with(Hook::Ir) {
             rule.check_ir(&mut self.ctx, &ir);
@@ -673,6 +720,32 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's lint of a file keeps the same diagnostics without gathering
+    /// `req_id`s, in each kind of file and in an escaped NLIP payload.
+    #[test]
+    fn diagnostics_alone_are_those_of_the_whole_lint() {
+        let settings = Settings::default();
+        let payload = r#"{"intent": "!START", "meta": {"req_id": "a1b2c3d4"}, "extra": 1}"#;
+        for (text, kind) in [
+            (format!("{payload}\n{payload}\n"), FileKind::SilpJsonl),
+            (format!("[{payload}, {payload}]"), FileKind::SilpJson),
+            ("Start(x)\nif !rain(t+1): Cancel(y)\n".to_string(), FileKind::Silp),
+            (
+                format!("```silp-json\n{payload}\n```\n\n```silp\nBegin(x)\n```\n"),
+                FileKind::Markdown,
+            ),
+            (
+                r#"{"messagetype": "request", "format": "text", "subformat": "silp", "content": "cancel(flight)\nemial(ops)"}"#.to_string(),
+                FileKind::Nlip,
+            ),
+        ] {
+            let whole = lint_text(&text, kind, &settings);
+            assert!(!whole.diagnostics.is_empty(), "{kind:?}");
+            let alone = lint_text_diagnostics(&text, kind, &settings);
+            assert_eq!(format!("{alone:?}"), format!("{:?}", whole.diagnostics), "{kind:?}");
+        }
+    }
 
     #[test]
     fn suppressions_are_found_by_target_and_code_with_the_first_one_winning() {
