@@ -2,7 +2,7 @@
 //! implementation's 27 cases and what it compiles them to) that stays outside the
 //! repository; one setting finds it: `SILP_CONFORMANCE_DIR`, the folder holding
 //! `reference-suite/`, relative to the repository root or absolute, by default
-//! `../shared/conformance`.
+//! [`DEFAULT`] (the one place that names it).
 
 use std::ffi::OsStr;
 use std::io::Write;
