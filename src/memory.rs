@@ -1,4 +1,12 @@
-//! Keeping the binaries' resident memory to what they use.
+//! The binaries' memory: their allocator, and resident memory kept to what they use.
+//!
+//! [`Allocator`] is mimalloc, asked for plain blocks whenever the alignment allows.
+//! Rust passes every allocation's alignment, and the `mimalloc` crate forwards each
+//! to `mi_malloc_aligned`, whose fast path only serves a block of at most 1 KiB from
+//! a page with a free block at hand. Otherwise (a growing vector, a file's text, a
+//! new page) it over-allocates by the alignment and marks the page as holding
+//! interior pointers, which slows every later free on it. Asking for plain blocks
+//! took 3% off the instructions of a `check` of the benchmark corpus.
 //!
 //! On Linux with transparent huge pages set to `always` (common on servers and CI
 //! machines), every 2 MiB region mimalloc touches becomes resident as a whole: a
@@ -8,6 +16,72 @@
 //! kernel applies it to every later page fault, including in memory mimalloc
 //! reserved before `main`.
 
+use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::c_void;
+
+/// mimalloc as the global allocator (`#[global_allocator]` in both binaries).
+pub struct Allocator;
+
+/// The alignment of every mimalloc block: block sizes are whole words and pages
+/// start aligned, so `mi_malloc` serves any layout aligned to a word or less.
+const BLOCK_ALIGN: usize = std::mem::size_of::<usize>();
+
+// SAFETY: each method passes the request to the mimalloc function that honours it:
+// the plain functions when `layout.align()` is at most `BLOCK_ALIGN` (every block
+// is aligned to that), the aligned ones otherwise. Every mimalloc block, plain or
+// aligned, is freed by `mi_free`, and `mi_realloc` and `mi_realloc_aligned` keep
+// its contents.
+unsafe impl GlobalAlloc for Allocator {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        allocate(
+            layout,
+            libmimalloc_sys::mi_malloc,
+            libmimalloc_sys::mi_malloc_aligned,
+        )
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        allocate(
+            layout,
+            libmimalloc_sys::mi_zalloc,
+            libmimalloc_sys::mi_zalloc_aligned,
+        )
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, _layout: Layout) {
+        libmimalloc_sys::mi_free(ptr.cast::<c_void>());
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let block = if layout.align() <= BLOCK_ALIGN {
+            libmimalloc_sys::mi_realloc(ptr.cast::<c_void>(), new_size)
+        } else {
+            libmimalloc_sys::mi_realloc_aligned(ptr.cast::<c_void>(), new_size, layout.align())
+        };
+        block.cast()
+    }
+}
+
+/// A block for `layout` from `plain` (size) when every block is aligned enough for
+/// it, else from `aligned` (size, alignment).
+#[inline]
+unsafe fn allocate(
+    layout: Layout,
+    plain: unsafe extern "C" fn(usize) -> *mut c_void,
+    aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+) -> *mut u8 {
+    let block = if layout.align() <= BLOCK_ALIGN {
+        plain(layout.size())
+    } else {
+        aligned(layout.size(), layout.align())
+    };
+    block.cast()
+}
+
 /// Turns transparent huge pages off for this process (Linux); elsewhere nothing.
 pub fn disable_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
@@ -15,5 +89,45 @@ pub fn disable_transparent_huge_pages() {
     // on a kernel without it the call fails with EINVAL, which changes nothing.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks of every size class a run uses, at each alignment, keep their
+    /// alignment and their bytes as they grow and shrink.
+    #[test]
+    fn blocks_keep_their_alignment_and_contents_through_realloc() {
+        for align in [1, 2, 4, 8, 16, 32, 64, 4096] {
+            for size in [1, 3, 8, 24, 100, 1000, 1025, 5000, 70_000, 3_000_000] {
+                let layout = Layout::from_size_align(size, align).unwrap();
+                // SAFETY: the layouts are non-zero in size; each block is written
+                // within its size, resized with its own layout and freed once.
+                unsafe {
+                    for new_size in [size * 3, (size / 2).max(1)] {
+                        let block = Allocator.alloc(layout);
+                        assert!(block as usize % align == 0, "{size} at {align}");
+                        for i in 0..size {
+                            *block.add(i) = i as u8;
+                        }
+                        let resized = Allocator.realloc(block, layout, new_size);
+                        assert!(
+                            resized as usize % align == 0,
+                            "{size} → {new_size} at {align}"
+                        );
+                        let kept = size.min(new_size);
+                        assert!((0..kept).all(|i| *resized.add(i) == i as u8));
+                        Allocator
+                            .dealloc(resized, Layout::from_size_align(new_size, align).unwrap());
+                    }
+                    let zeroed = Allocator.alloc_zeroed(layout);
+                    assert!(zeroed as usize % align == 0);
+                    assert!((0..size).all(|i| *zeroed.add(i) == 0));
+                    Allocator.dealloc(zeroed, layout);
+                }
+            }
+        }
     }
 }

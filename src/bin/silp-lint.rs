@@ -16,10 +16,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// mimalloc: linting allocates many small nodes, where it is markedly faster than
-/// the system allocator.
+/// mimalloc (see `silp_lint::memory`): linting allocates many small nodes, where it
+/// is markedly faster than the system allocator.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: silp_lint::memory::Allocator = silp_lint::memory::Allocator;
 use std::sync::Arc;
 
 #[derive(Parser)]
