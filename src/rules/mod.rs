@@ -217,7 +217,9 @@ impl RuleTable {
 pub trait Rule: Declared + Sync {
     /// Syntax errors from any parser (SL001).
     fn check_syntax_errors(&self, _ctx: &mut Context, _errors: &[SyntaxError]) {}
-    /// Raw text of a file or an embedded block, before anything normalises it.
+    /// Raw text of a file or an embedded block, before anything normalises it;
+    /// called only for text holding a non-ASCII character, as every rule that reads
+    /// raw text looks for Unicode characters (invisible, bidi, look-alike).
     fn check_text(&self, _ctx: &mut Context, _span: Span) {}
     /// Text around the payloads (a Markdown page's prose and other blocks): for the
     /// rules whose finding matters wherever it is, invisible and bidi characters.
