@@ -144,41 +144,45 @@ fn meta_of(object: &JsonNode) -> Option<&JsonNode> {
 }
 
 fn decode_document(object: &JsonNode) -> Ir {
+    let ([silp, version, intent, entities, constraint_list, alternative_list, meta], _) =
+        fields(object, &ROOT_FIELDS);
     let mut ir = Ir {
         origin: Origin::IrDocument,
-        silp: text(object, "silp"),
-        version: text(object, "version"),
-        intent: text(object, "intent"),
+        silp: silp.and_then(as_text),
+        version: version.and_then(as_text),
+        intent: intent.and_then(as_text),
         ..Ir::default()
     };
-    for node in objects(object.get("entities")) {
+    for node in objects(entities) {
+        let ([id, value, action], has_extra) = fields(node, &ENTITY_FIELDS);
         ir.entities.push(Entity {
-            id: text_or_empty(node, "id"),
-            value: text_or_empty(node, "value"),
-            action: text(node, "action"),
+            id: text_or_empty(node, id),
+            value: text_or_empty(node, value),
+            action: action.and_then(as_text),
             span: node.span.clone(),
-            extra: extras(node, &ENTITY_FIELDS),
+            extra: extras_if(has_extra, node, &ENTITY_FIELDS),
         });
     }
-    ir.constraints = constraints(object);
-    ir.alternatives = alternatives(object);
-    if let Some(meta) = meta_of(object) {
+    ir.constraints = constraints(constraint_list);
+    ir.alternatives = alternatives(alternative_list);
+    if let Some(meta) = meta.filter(|node| node.is_object()) {
+        let ([req_id, session_id, priority, confidence, seq, out, next_agent], has_extra) =
+            fields(meta, &META_FIELDS);
         ir.meta = Meta {
-            req_id: text(meta, "req_id"),
-            session_id: text(meta, "session_id"),
-            priority: meta.get("priority").and_then(integer),
-            confidence: meta.get("confidence").and_then(number),
-            seq: meta
-                .get("seq")
+            req_id: req_id.and_then(as_text),
+            session_id: session_id.and_then(as_text),
+            priority: priority.and_then(integer),
+            confidence: confidence.and_then(number),
+            seq: seq
                 .and_then(JsonNode::as_array)
                 .unwrap_or(&[])
                 .iter()
                 .filter_map(as_text)
                 .collect(),
-            out: text(meta, "out"),
-            next_agent: text(meta, "next_agent"),
+            out: out.and_then(as_text),
+            next_agent: next_agent.and_then(as_text),
             span: Some(meta.span.clone()),
-            extra: extras(meta, &META_FIELDS),
+            extra: extras_if(has_extra, meta, &META_FIELDS),
         };
     }
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
@@ -200,8 +204,8 @@ fn decode_frontend(object: &JsonNode) -> Ir {
     let mut ir = Ir {
         origin: Origin::JsonFrontend,
         intent: text(object, "intent"),
-        constraints: constraints(object),
-        alternatives: alternatives(object),
+        constraints: constraints(object.get("constraints")),
+        alternatives: alternatives(object.get("alternatives")),
         ..Ir::default()
     };
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
@@ -261,30 +265,65 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
     }
 }
 
-fn constraints(object: &JsonNode) -> Vec<Constraint> {
-    objects(object.get("constraints"))
-        .map(|node| Constraint {
-            kind: text_or_empty(node, "type"),
-            value: text_or_empty(node, "value"),
-            time: text(node, "time"),
-            subject: text(node, "subject"),
-            operator: text(node, "operator"),
-            span: node.span.clone(),
-            extra: extras(node, &CONSTRAINT_FIELDS),
+fn constraints(list: Option<&JsonNode>) -> Vec<Constraint> {
+    objects(list)
+        .map(|node| {
+            let ([kind, value, time, subject, operator], has_extra) =
+                fields(node, &CONSTRAINT_FIELDS);
+            Constraint {
+                kind: text_or_empty(node, kind),
+                value: text_or_empty(node, value),
+                time: time.and_then(as_text),
+                subject: subject.and_then(as_text),
+                operator: operator.and_then(as_text),
+                span: node.span.clone(),
+                extra: extras_if(has_extra, node, &CONSTRAINT_FIELDS),
+            }
         })
         .collect()
 }
 
-fn alternatives(object: &JsonNode) -> Vec<Alternative> {
-    objects(object.get("alternatives"))
-        .map(|node| Alternative {
-            action: text_or_empty(node, "action"),
-            target: text(node, "target"),
-            location: text(node, "location"),
-            span: node.span.clone(),
-            extra: extras(node, &ALTERNATIVE_FIELDS),
+fn alternatives(list: Option<&JsonNode>) -> Vec<Alternative> {
+    objects(list)
+        .map(|node| {
+            let ([action, target, location], has_extra) = fields(node, &ALTERNATIVE_FIELDS);
+            Alternative {
+                action: text_or_empty(node, action),
+                target: target.and_then(as_text),
+                location: location.and_then(as_text),
+                span: node.span.clone(),
+                extra: extras_if(has_extra, node, &ALTERNATIVE_FIELDS),
+            }
         })
         .collect()
+}
+
+/// The members of `object` named in `names`, found in one pass over its members:
+/// for each name, the last member written with it (the one JSON parsers keep), and
+/// whether a member has a name outside `names` (an extra).
+fn fields<'a, const N: usize>(
+    object: &'a JsonNode,
+    names: &[&str; N],
+) -> ([Option<&'a JsonNode>; N], bool) {
+    let mut found = [None; N];
+    let mut has_extra = false;
+    for member in object.members() {
+        let key = member.key.as_str();
+        match names.iter().position(|name| *name == key) {
+            Some(index) => found[index] = Some(&member.value),
+            None => has_extra = true,
+        }
+    }
+    (found, has_extra)
+}
+
+/// [`extras`], when [`fields`] saw a member outside `known`.
+fn extras_if(has_extra: bool, object: &JsonNode, known: &[&str]) -> Vec<Extra> {
+    if has_extra {
+        extras(object, known)
+    } else {
+        Vec::new()
+    }
 }
 
 /// The members of `object` outside `known`, as a JSON parser keeps them: a key
@@ -328,10 +367,11 @@ fn text(object: &JsonNode, key: &str) -> Option<Text> {
     object.get(key).and_then(as_text)
 }
 
-/// A required string field; when missing or not a string (SL401's to report), empty
-/// with an empty span at the object's start: rules skip text that was not written.
-fn text_or_empty(object: &JsonNode, key: &str) -> Text {
-    text(object, key).unwrap_or_else(|| {
+/// A required string field, `field` of `object`; when missing or not a string
+/// (SL401's to report), empty with an empty span at the object's start: rules skip
+/// text that was not written.
+fn text_or_empty(object: &JsonNode, field: Option<&JsonNode>) -> Text {
+    field.and_then(as_text).unwrap_or_else(|| {
         Spanned::new(
             CompactString::default(),
             object.span.start..object.span.start,
@@ -430,6 +470,48 @@ mod tests {
             ]
         );
         assert!(ir.verbs.iter().all(|v| v.form == VerbForm::ActionCode));
+    }
+
+    /// As a JSON parser reads them: a field written twice has its last value, and
+    /// members the IR has no field for are kept at their first place with their
+    /// last value, in every object the IR reads fields of.
+    #[test]
+    fn repeated_fields_keep_their_last_value_and_unknown_members_are_kept() {
+        let text = r#"{"intent":"!A","intent":"!B","silp":"v1","entities":[{"id":"x","value":"1","id":"y","note":1,"note":2},{"id":"z","value":"2"}],"constraints":[{"type":"t","value":"v","value":"w","why":true}],"alternatives":[{"action":"!C","target":"p","target":"q"}],"meta":{"req_id":"r1","tag":"a","req_id":"r2"}}"#;
+        let ir = decode_text(text);
+        let at = |span: &Span| &text[span.clone()];
+        let extras = |extra: &[Extra]| -> Vec<(String, serde_json::Value, String)> {
+            extra
+                .iter()
+                .map(|e| (e.node.0.clone(), e.node.1.clone(), at(&e.span).to_string()))
+                .collect()
+        };
+        assert_eq!(ir.intent.as_ref().unwrap().node, "!B");
+        assert_eq!(ir.entities[0].id.node, "y");
+        assert_eq!(ir.entities[0].value.node, "1");
+        assert_eq!(
+            extras(&ir.entities[0].extra),
+            [(
+                "note".to_string(),
+                serde_json::json!(2),
+                "\"note\"".to_string()
+            )]
+        );
+        assert!(ir.entities[1].extra.is_empty());
+        assert_eq!(ir.constraints[0].value.node, "w");
+        assert_eq!(
+            extras(&ir.constraints[0].extra),
+            [(
+                "why".to_string(),
+                serde_json::json!(true),
+                "\"why\"".to_string()
+            )]
+        );
+        assert_eq!(ir.alternatives[0].target.as_ref().unwrap().node, "q");
+        assert!(ir.alternatives[0].extra.is_empty());
+        assert_eq!(ir.meta.req_id.as_ref().unwrap().node, "r2");
+        assert_eq!(extras(&ir.meta.extra).len(), 1);
+        assert_eq!(ir.meta.extra[0].node.0, "tag");
     }
 
     #[test]
