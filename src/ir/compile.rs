@@ -591,6 +591,11 @@ fn word_problem(value: &str) -> Option<String> {
     if value.is_empty() {
         return Some("it is empty, and the code frontend prints nothing for it".to_string());
     }
+    // Most values are printable ASCII without a delimiter: one pass over the bytes.
+    let plain_word = |b: &u8| b.is_ascii_graphic() && !DELIMITERS.contains(&char::from(*b));
+    if value.as_bytes().iter().all(plain_word) {
+        return None;
+    }
     if let Some(c) = value.chars().find(|c| c.is_whitespace()) {
         return Some(format!(
             "it holds white space ({}), which ends a code-frontend word",
@@ -854,6 +859,19 @@ mod tests {
     /// Text as if written as a JSON string at the start of a file.
     fn t(s: &str) -> Text {
         Spanned::new(s.into(), 0..s.len() + 2)
+    }
+
+    proptest::proptest! {
+        /// A value is no word exactly when it is empty or holds white space or a
+        /// delimiter, whichever path (ASCII or not) checks it.
+        #[test]
+        fn word_problems_are_white_space_and_delimiters(
+            value in "[a-z_%\\x01\\x7F \t\u{A0}\u{3000}\u{e9}北(),;:@=<>!#]{0,8}"
+        ) {
+            let expected = value.is_empty()
+                || value.chars().any(|c| c.is_whitespace() || DELIMITERS.contains(&c));
+            proptest::prop_assert_eq!(word_problem(&value).is_some(), expected);
+        }
     }
 
     #[test]

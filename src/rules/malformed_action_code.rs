@@ -39,10 +39,16 @@ pub fn is_well_formed(code: &str) -> bool {
     let Some(verb) = code.strip_prefix('!') else {
         return false;
     };
-    !verb.is_empty()
-        && verb
-            .split('_')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_uppercase()))
+    // One pass: each `_` must follow a letter, and the code must end on one.
+    let mut after_letter = false;
+    for &byte in verb.as_bytes() {
+        match byte {
+            b'A'..=b'Z' => after_letter = true,
+            b'_' if after_letter => after_letter = false,
+            _ => return false,
+        }
+    }
+    after_letter
 }
 
 impl Rule for MalformedActionCode {
