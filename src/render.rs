@@ -32,22 +32,6 @@ pub enum OutputFormat {
     Sarif,
 }
 
-impl OutputFormat {
-    /// About what one diagnostic takes in this format (measured on the benchmark
-    /// corpus), so a file's output buffer is sized once instead of regrown.
-    fn bytes_per_diagnostic(self) -> usize {
-        match self {
-            OutputFormat::Human => 512,
-            OutputFormat::Concise => 128,
-            OutputFormat::Json => 640,
-            OutputFormat::JsonLines => 448,
-            OutputFormat::Github => 256,
-            // SARIF results are kept as values, not bytes.
-            OutputFormat::Sarif => 0,
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct JsonEdit {
     start: Location,
@@ -146,7 +130,7 @@ pub fn render_file(
     format: OutputFormat,
     color: bool,
 ) -> io::Result<RenderedFile> {
-    let mut out = Vec::with_capacity(file.diagnostics.len() * format.bytes_per_diagnostic());
+    let mut out = Vec::new();
     let mut json_objects = 0;
     match format {
         OutputFormat::Json => {
@@ -549,8 +533,7 @@ impl ShownLines {
         let mut shown = ShownLines {
             starts: Vec::with_capacity(kept.len() + 1),
         };
-        // Never longer than the text: each line left out becomes one `\n`.
-        let mut shown_text = String::with_capacity(text.len());
+        let mut shown_text = String::new();
         let mut at = 0;
         for range in kept {
             blank_lines(&mut shown_text, &text[at..range.start]);

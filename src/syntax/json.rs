@@ -721,11 +721,6 @@ impl<'a> Parser<'a> {
                 ..
             }) => {
                 let (key, key_span) = key.take().unwrap_or_default();
-                // Room for eight members, more than most payload objects hold (an
-                // IR document has six), so few objects grow twice.
-                if members.capacity() == 0 {
-                    members.reserve_exact(8);
-                }
                 let bucket = 1u64 << key_bucket(&key);
                 *bucket_collided |= *buckets & bucket != 0;
                 *buckets |= bucket;
