@@ -32,27 +32,31 @@ pub struct FileLint {
 /// Lints one file's text as `kind`. A line-oriented file is linted a line at a
 /// time, so a large one costs memory for its diagnostics, not for its tree.
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
-    lint_text_gathering(text, kind, settings, Gather::ReqIds)
+    let rules = RuleTable::enabled(settings);
+    walk_text(text, kind, settings, &rules, Gather::ReqIds)
 }
 
 /// The diagnostics [`lint_text`] finds, alone: for a run whose cross-file pass
 /// scans the files for `req_id`s itself, so that none are gathered and located here.
 pub fn lint_text_diagnostics(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
-    lint_text_gathering(text, kind, settings, Gather::Diagnostics).diagnostics
+    let rules = RuleTable::enabled(settings);
+    walk_text(text, kind, settings, &rules, Gather::Diagnostics).diagnostics
 }
 
-fn lint_text_gathering(
+/// Walks one file's text through `rules`: a line-oriented file a line at a time,
+/// any other parsed whole.
+fn walk_text(
     text: &str,
     kind: FileKind,
     settings: &Settings,
+    rules: &RuleTable,
     gather: Gather,
 ) -> FileLint {
     let ctx = Context::new(text, settings);
-    let rules = RuleTable::enabled(settings);
     if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, &rules, gather)
+        walk_lines(text, kind, ctx, rules, gather)
     } else {
-        walk(&parse(text, kind), ctx, &rules, gather)
+        walk(&parse(text, kind), ctx, rules, gather)
     }
 }
 
@@ -88,12 +92,7 @@ pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> File
 /// without running any rule: the cross-file pass of a run needs them before any
 /// file's report can be written.
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
-    let ctx = Context::new(text, settings);
-    if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, &RuleTable::none(), Gather::ReqIds).req_ids
-    } else {
-        walk(&parse(text, kind), ctx, &RuleTable::none(), Gather::ReqIds).req_ids
-    }
+    walk_text(text, kind, settings, &RuleTable::none(), Gather::ReqIds).req_ids
 }
 
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
