@@ -8,7 +8,9 @@ use crate::config::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::fix::{fix_text, verify_same_meaning};
 use crate::format::{format_text, formats};
-use crate::fs::{decode_utf8, file_identity, read_source, write_atomic, SourceFile};
+use crate::fs::{
+    decode_utf8, file_identity, read_bytes_into, read_source, write_atomic, SourceFile,
+};
 use crate::lint::{
     cross_file, lint_text_diagnostics, req_id_hash, req_id_hashes, req_ids_of, sort_and_dedup,
     LintedFile,
@@ -222,21 +224,49 @@ fn map_on_pool<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send)
     }
 }
 
+thread_local! {
+    /// The bytes of the file a thread scans for `req_id`s: one buffer serves each
+    /// thread's files, and the scan needs no decoded text.
+    static SCAN_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest scan buffer a thread keeps for its next file: larger files are
+/// rare, and their buffers are given back at once.
+const SCAN_BUFFER_KEPT: usize = 1 << 20;
+
 /// The findings of the cross-file rules, by input: computed over the `req_id`s of
 /// the files that can have a duplicate (see [`check`]).
 fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
     let scans: Vec<Option<Vec<u64>>> = map_on_pool(inputs, |input| {
-        let text = input.text().ok()?;
-        match req_id_hashes(&text) {
-            Some(hashes) => Some(hashes),
-            // Unscannable: parsed for its ids at once.
-            None => Some(
-                req_ids_of(&text, input.kind, input.settings.as_ref().ok()?)
+        SCAN_BUFFER.with_borrow_mut(|buffer| {
+            let bytes = match &input.stdin {
+                Some(text) => text.as_deref().ok()?.as_bytes(),
+                None => {
+                    read_bytes_into(&input.path, buffer).ok()?;
+                    buffer.as_slice()
+                }
+            };
+            let hashes = match req_id_hashes(bytes) {
+                Some(hashes) => Some(hashes),
+                // Unscannable: parsed for its ids at once (a file that is not UTF-8
+                // writes none: its lint reports the encoding).
+                None => Some(
+                    req_ids_of(
+                        std::str::from_utf8(bytes).ok()?,
+                        input.kind,
+                        input.settings.as_ref().ok()?,
+                    )
                     .iter()
                     .map(|fact| req_id_hash(fact.value.as_bytes()))
                     .collect(),
-            ),
-        }
+                ),
+            };
+            // A large file's buffer is not kept through the lint that follows.
+            if buffer.capacity() > SCAN_BUFFER_KEPT {
+                *buffer = Vec::new();
+            }
+            hashes
+        })
     });
     let mut all: Vec<u64> = scans.iter().flatten().flatten().copied().collect();
     all.sort_unstable();

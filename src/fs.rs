@@ -38,7 +38,8 @@ impl SourceFile {
     /// Reads a regular file as UTF-8 (see [`read_source`]).
     pub fn read(path: &str) -> Result<SourceFile, String> {
         let (mut file, metadata) = open_regular(path)?;
-        let bytes = read_to_end(path, &mut file)?;
+        let mut bytes = Vec::new();
+        read_to_end(path, &mut file, &metadata, &mut bytes)?;
         Ok(SourceFile {
             text: decode_utf8(path, bytes)?,
             state: FileState::of(&metadata),
@@ -136,11 +137,33 @@ fn file_type_name(file_type: FileType) -> &'static str {
     }
 }
 
-fn read_to_end(path: &str, file: &mut File) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
+/// Reads a regular file's bytes into `bytes` (emptied first), for a pass that
+/// looks at them without decoding them: its buffer serves file after file.
+pub fn read_bytes_into(path: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
+    let (mut file, metadata) = open_regular(path)?;
+    bytes.clear();
+    read_to_end(path, &mut file, &metadata, bytes)
+}
+
+/// Reads the rest of `file` onto `bytes`, reserving the length `metadata` gives
+/// (the file may still grow or shrink meanwhile: all of it is read). Read through
+/// `Take`, which asks the system for no size of its own: the standard `File`
+/// reader would query its length and position again, two calls per file.
+fn read_to_end(
+    path: &str,
+    file: &mut File,
+    metadata: &Metadata,
+    bytes: &mut Vec<u8>,
+) -> Result<(), String> {
+    bytes.reserve(
+        usize::try_from(metadata.len())
+            .unwrap_or(0)
+            .saturating_add(1),
+    );
+    file.take(u64::MAX)
+        .read_to_end(bytes)
         .map_err(|error| format!("{path}: {}", describe_io(&error)))?;
-    Ok(bytes)
+    Ok(())
 }
 
 /// Reads a stream to its end, refusing one longer than [`STREAM_LIMIT`] (an
@@ -227,9 +250,11 @@ pub fn write_atomic(path: &str, read: &SourceFile, contents: &str) -> Result<(),
         .open(&target)
         .map_err(|e| fail("open it for writing", e))?;
     let current = file.metadata().map_err(|e| fail("read its metadata", e))?;
-    if FileState::of(&current) != read.state
-        || read_to_end(path, &mut file)? != read.text.as_bytes()
-    {
+    let mut on_disk = Vec::new();
+    if FileState::of(&current) != read.state || {
+        read_to_end(path, &mut file, &current, &mut on_disk)?;
+        on_disk != read.text.as_bytes()
+    } {
         return Err(format!(
             "{path}: changed on disk since silp-lint read it; left unchanged (run silp-lint again)"
         ));

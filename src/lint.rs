@@ -154,16 +154,15 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
         .dedup_by(|a, b| a.span == b.span && a.rule.code == b.rule.code && a.message == b.message);
 }
 
-/// The `req_id` values a text may write, hashed, found by scanning for the key
-/// without parsing; `None` when a scan cannot tell (a `\u` escape may spell the
+/// The `req_id` values a file's bytes may write, hashed, found by scanning for the
+/// key without decoding or parsing; `None` when a scan cannot tell (a `\u` escape may spell the
 /// key, or a value holds an escape), so the text must be parsed
 /// ([`req_ids_of`]). Every value [`req_ids_of`] finds is among them: a strict JSON
 /// member `"req_id": "value"` is written with nothing but white space, a colon and
 /// (in a block-quoted fence) `>` between key and value; the scan may find more.
 /// A run parses only the files holding a value seen twice, the only ones that can
 /// have a duplicate.
-pub fn req_id_hashes(text: &str) -> Option<Vec<u64>> {
-    let bytes = text.as_bytes();
+pub fn req_id_hashes(bytes: &[u8]) -> Option<Vec<u64>> {
     if memchr::memmem::find(bytes, b"\\u").is_some() {
         return None;
     }

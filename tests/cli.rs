@@ -127,6 +127,40 @@ fn bundled_prompt_library_clean_passes_and_every_faulty_file_is_reported() {
     }
 }
 
+/// The scan before linting reads each file's bytes without decoding them, but a
+/// file that is not UTF-8 takes no part in `duplicate-req-id`: it is reported as
+/// unreadable, and the file whose `req_id` it repeats is clean.
+#[test]
+fn a_file_that_is_not_utf8_takes_no_part_in_duplicate_req_ids() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("silp-lint-cli-not-utf8-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let payload = br#"{"intent":"!START","entities":[],"meta":{"req_id":"0000000a"}}"#;
+    std::fs::write(dir.join("a.silp.jsonl"), [&payload[..], b"\n"].concat()).expect("write");
+    let broken = b"{\"intent\":\"!START\",\"entities\":[],\"meta\":{\"req_id\":\"0000000a\",\"x\":\"\xff\"}}";
+    std::fs::write(dir.join("b.silp.jsonl"), [&broken[..], b"\n"].concat()).expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_silp-lint"))
+        .current_dir(&dir)
+        .args([
+            "check",
+            "--output-format",
+            "concise",
+            "--select",
+            "SL303",
+            ".",
+        ])
+        .output()
+        .expect("the binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: ./b.silp.jsonl: not valid UTF-8 at line 1, column 67 (byte 66); silp-lint reads UTF-8 text only\n"
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
+
 /// `duplicate-req-id` across a run of many files (more than are linted at once),
 /// with the ids written as the scan before linting must still find them: a key
 /// spelled with a `\u` escape, a value on the next line of a block-quoted fence, and

@@ -173,7 +173,7 @@ pub fn lint_target(data: &[u8]) {
         lint.req_ids,
         "req_ids_of finds what lint finds"
     );
-    if let Some(mut scanned) = req_id_hashes(&text) {
+    if let Some(mut scanned) = req_id_hashes(text.as_bytes()) {
         for fact in &lint.req_ids {
             let hash = req_id_hash(fact.value.as_bytes());
             let found = scanned.iter().position(|&h| h == hash);

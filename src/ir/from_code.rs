@@ -10,10 +10,7 @@ fn text(word: &Word) -> Text {
 
 /// The action code a function name stands for (`cancel` -> `!CANCEL`).
 pub fn action_code(name: &Word) -> Text {
-    Spanned::new(
-        format_compact!("!{}", super::upper_case(name.text)),
-        name.span(),
-    )
+    Spanned::new(super::upper_case_after(name.text, "!"), name.span())
 }
 
 /// Whether a predicate's second of two arguments is a time (`t+1`, `t-2`).

@@ -5,7 +5,7 @@ use crate::ir::{
     Alternative, Constraint, Entity, Extra, Ir, Meta, Origin, Spanned, Text, VerbForm, VerbUse,
 };
 use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
-use compact_str::{format_compact, CompactString};
+use compact_str::CompactString;
 
 /// The root keys that make an object an IR document.
 pub const IR_DOCUMENT_KEYS: [&str; 4] = ["silp", "version", "entities", "meta"];
@@ -241,10 +241,7 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
     } else {
         member.key_span.clone()
     };
-    let action = Spanned::new(
-        format_compact!("!{}", super::upper_case(verb)),
-        verb_span.clone(),
-    );
+    let action = Spanned::new(super::upper_case_after(verb, "!"), verb_span.clone());
     ir.verbs
         .push(VerbUse::new(verb.into(), verb_span, VerbForm::ActionKey));
     // One value may be written without the array, as the reference decodes it.

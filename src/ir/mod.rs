@@ -12,7 +12,6 @@ pub mod req_id;
 use crate::source::Span;
 use compact_str::CompactString;
 use serde::{Serialize, Serializer};
-use std::borrow::Cow;
 use std::ops::Deref;
 
 /// A value and where it was written. Compares and serialises as the bare value.
@@ -87,7 +86,7 @@ pub struct VerbUse {
 
 impl VerbUse {
     pub fn new(text: CompactString, span: Span, form: VerbForm) -> VerbUse {
-        let normalized = upper_case(text.trim_start_matches('!')).into();
+        let normalized = upper_case_after(text.trim_start_matches('!'), "");
         VerbUse {
             text,
             normalized,
@@ -97,15 +96,28 @@ impl VerbUse {
     }
 }
 
-/// `text` in upper case, borrowed when it already is, as most action codes are.
-pub fn upper_case(text: &str) -> Cow<'_, str> {
-    if !text.is_ascii() {
-        Cow::Owned(text.to_uppercase())
-    } else if text.bytes().any(|b| b.is_ascii_lowercase()) {
-        Cow::Owned(text.to_ascii_uppercase())
-    } else {
-        Cow::Borrowed(text)
+/// `prefix` then `text` in upper case (`!` and `cancel` give `!CANCEL`). Verbs are
+/// short ASCII words: those are upper-cased in a buffer on the stack and stored
+/// inline, with no heap string and no formatting.
+pub fn upper_case_after(text: &str, prefix: &str) -> CompactString {
+    if prefix.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_lowercase()) {
+        // Already upper case, as most action codes are written.
+        return CompactString::new(text);
     }
+    let len = prefix.len() + text.len();
+    let mut buffer = [0u8; 24];
+    if text.is_ascii() && len <= buffer.len() {
+        buffer[..prefix.len()].copy_from_slice(prefix.as_bytes());
+        let upper = &mut buffer[prefix.len()..len];
+        upper.copy_from_slice(text.as_bytes());
+        upper.make_ascii_uppercase();
+        if let Ok(upper) = std::str::from_utf8(&buffer[..len]) {
+            return CompactString::new(upper);
+        }
+    }
+    let mut upper = CompactString::from(prefix);
+    upper.push_str(&text.to_uppercase());
+    upper
 }
 
 /// A SILP IR payload (draft §Layer 1).
@@ -234,11 +246,10 @@ pub struct Meta {
 
 #[cfg(test)]
 mod tests {
-    use super::upper_case;
-    use std::borrow::Cow;
+    use super::upper_case_after;
 
     #[test]
-    fn upper_case_agrees_with_unicode_and_borrows_what_already_is() {
+    fn upper_case_agrees_with_unicode_after_its_prefix() {
         for text in [
             "cancel",
             "Start",
@@ -247,9 +258,16 @@ mod tests {
             "çağrı",
             "",
             "a1-b",
+            "a_verb_longer_than_twenty_four_bytes",
         ] {
-            assert_eq!(upper_case(text), text.to_uppercase(), "{text}");
+            assert_eq!(upper_case_after(text, ""), text.to_uppercase(), "{text}");
+            assert_eq!(
+                upper_case_after(text, "!"),
+                format!("!{}", text.to_uppercase()),
+                "{text}"
+            );
         }
-        assert!(matches!(upper_case("CANCEL"), Cow::Borrowed("CANCEL")));
+        // The prefix is kept as written.
+        assert_eq!(upper_case_after("x", "ab"), "abX");
     }
 }
