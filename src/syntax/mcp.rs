@@ -30,10 +30,22 @@ pub fn wrapper_in(value: &JsonNode) -> Option<&JsonNode> {
     if !value.is_object() {
         return None;
     }
-    if is_wrapper(value) {
+    // One pass over the members, as [`is_wrapper`], [`is_json_rpc`] and `get`
+    // would read them: every JSON payload of a run is asked.
+    let (mut wrapper, mut json_rpc, mut params) = (false, false, None);
+    for member in value.members() {
+        match member.key.as_str() {
+            ENCODING | PAYLOAD => wrapper = true,
+            "jsonrpc" => json_rpc = true,
+            // The last one written, as JSON parsers keep.
+            "params" => params = Some(&member.value),
+            _ => {}
+        }
+    }
+    if wrapper {
         return Some(value);
     }
-    let params = value.get("params").filter(|_| is_json_rpc(value))?;
+    let params = params.filter(|_| json_rpc)?;
     [Some(params), params.get("arguments")]
         .into_iter()
         .flatten()
@@ -77,6 +89,11 @@ mod tests {
         assert!(wrapper_span(&format!(r#"{{"params":{arguments}}}"#)).is_none());
         assert!(wrapper_span(r#"{"jsonrpc":"2.0","method":"tools/list"}"#).is_none());
         assert!(wrapper_span(r#"["silp_payload"]"#).is_none());
+        // Members in any order; of a repeated `params`, the last one written.
+        let late = format!(r#"{{"params":{{"a":1}},"params":{arguments},"jsonrpc":"2.0"}}"#);
+        assert_eq!(wrapper_span(&late).as_deref(), Some(arguments));
+        let replaced = format!(r#"{{"jsonrpc":"2.0","params":{arguments},"params":{{"a":1}}}}"#);
+        assert!(wrapper_span(&replaced).is_none());
     }
 
     #[test]
