@@ -239,29 +239,9 @@ const SCAN_BUFFER_KEPT: usize = 1 << 20;
 fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
     let scans: Vec<Option<Vec<u64>>> = map_on_pool(inputs, |input| {
         SCAN_BUFFER.with_borrow_mut(|buffer| {
-            let bytes = match &input.stdin {
-                Some(text) => text.as_deref().ok()?.as_bytes(),
-                None => {
-                    read_bytes_into(&input.path, buffer).ok()?;
-                    buffer.as_slice()
-                }
-            };
-            let hashes = match req_id_hashes(bytes) {
-                Some(hashes) => Some(hashes),
-                // Unscannable: parsed for its ids at once (a file that is not UTF-8
-                // writes none: its lint reports the encoding).
-                None => Some(
-                    req_ids_of(
-                        std::str::from_utf8(bytes).ok()?,
-                        input.kind,
-                        input.settings.as_ref().ok()?,
-                    )
-                    .iter()
-                    .map(|fact| req_id_hash(fact.value.as_bytes()))
-                    .collect(),
-                ),
-            };
-            // A large file's buffer is not kept through the lint that follows.
+            let hashes = scan_req_ids(input, buffer);
+            // A large file's buffer is not kept through the lint that follows,
+            // whether or not its read succeeded.
             if buffer.capacity() > SCAN_BUFFER_KEPT {
                 *buffer = Vec::new();
             }
@@ -313,6 +293,33 @@ fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
         found.entry(facts[view].0).or_default().push(diagnostic);
     }
     found
+}
+
+/// The hashed `req_id`s of one input, its bytes read into `buffer`; `None` when it
+/// cannot be read or decoded.
+fn scan_req_ids(input: &Input, buffer: &mut Vec<u8>) -> Option<Vec<u64>> {
+    let bytes = match &input.stdin {
+        Some(text) => text.as_deref().ok()?.as_bytes(),
+        None => {
+            read_bytes_into(&input.path, buffer).ok()?;
+            buffer.as_slice()
+        }
+    };
+    match req_id_hashes(bytes) {
+        Some(hashes) => Some(hashes),
+        // Unscannable: parsed for its ids at once (a file that is not UTF-8
+        // writes none: its lint reports the encoding).
+        None => Some(
+            req_ids_of(
+                std::str::from_utf8(bytes).ok()?,
+                input.kind,
+                input.settings.as_ref().ok()?,
+            )
+            .iter()
+            .map(|fact| req_id_hash(fact.value.as_bytes()))
+            .collect(),
+        ),
+    }
 }
 
 /// What `check --fix` did to one file.
