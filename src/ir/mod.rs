@@ -97,26 +97,20 @@ impl VerbUse {
 }
 
 /// `prefix` then `text` in upper case (`!` and `cancel` give `!CANCEL`). Verbs are
-/// short ASCII words: those are upper-cased in a buffer on the stack and stored
-/// inline, with no heap string and no formatting.
+/// short ASCII words: those are upper-cased where they lie in the new string, stored
+/// inline, with no heap string, no formatting and no second copy.
 pub fn upper_case_after(text: &str, prefix: &str) -> CompactString {
     if prefix.is_empty() && text.is_ascii() && !text.bytes().any(|b| b.is_ascii_lowercase()) {
         // Already upper case, as most action codes are written.
         return CompactString::new(text);
     }
-    let len = prefix.len() + text.len();
-    let mut buffer = [0u8; 24];
-    if text.is_ascii() && len <= buffer.len() {
-        buffer[..prefix.len()].copy_from_slice(prefix.as_bytes());
-        let upper = &mut buffer[prefix.len()..len];
-        upper.copy_from_slice(text.as_bytes());
-        upper.make_ascii_uppercase();
-        if let Ok(upper) = std::str::from_utf8(&buffer[..len]) {
-            return CompactString::new(upper);
-        }
-    }
     let mut upper = CompactString::from(prefix);
-    upper.push_str(&text.to_uppercase());
+    if text.is_ascii() {
+        upper.push_str(text);
+        upper[prefix.len()..].make_ascii_uppercase();
+    } else {
+        upper.push_str(&text.to_uppercase());
+    }
     upper
 }
 
