@@ -613,35 +613,26 @@ impl<'a> Parser<'a> {
                     let key_span = self.base + start..self.base + self.pos;
                     // Most members are `"key": "string"`: taken here in one step, as
                     // the loop would take them in three, and added to the object
-                    // without waiting in its key slot. Anything else, or an error,
-                    // is left to the loop at the same place with the same state.
+                    // without waiting in its key slot. Anything else is left to the
+                    // loop at the same place with the same state; an error abandons
+                    // the object, key and all.
                     let colon = skip_white_space(self.bytes, self.pos);
-                    let next = if self.bytes.get(colon) != Some(&b':') {
-                        Expect::Colon
-                    } else {
-                        self.pos = skip_white_space(self.bytes, colon + 1);
-                        if self.bytes.get(self.pos) != Some(&b'"') {
-                            Expect::Value { after_comma: false }
-                        } else {
-                            let start = self.pos;
-                            match self.string() {
-                                Ok(value) => {
-                                    let value = JsonNode {
-                                        value: JsonValue::String(value),
-                                        span: self.base + start..self.base + self.pos,
-                                    };
-                                    self.push_member(key, key_span, value);
-                                    return Ok(Expect::CommaOrClose);
-                                }
-                                Err(error) => {
-                                    self.await_value(key, key_span);
-                                    return Err(error);
-                                }
-                            }
-                        }
+                    if self.bytes.get(colon) != Some(&b':') {
+                        self.await_value(key, key_span);
+                        return Ok(Expect::Colon);
+                    }
+                    self.pos = skip_white_space(self.bytes, colon + 1);
+                    if self.bytes.get(self.pos) != Some(&b'"') {
+                        self.await_value(key, key_span);
+                        return Ok(Expect::Value { after_comma: false });
+                    }
+                    let start = self.pos;
+                    let value = JsonNode {
+                        value: JsonValue::String(self.string()?),
+                        span: self.base + start..self.base + self.pos,
                     };
-                    self.await_value(key, key_span);
-                    next
+                    self.push_member(key, key_span, value);
+                    Expect::CommaOrClose
                 }
                 b'}' if expect == Expect::KeyOrClose => self.close(),
                 _ => return self.unexpected(expect),
