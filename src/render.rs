@@ -135,18 +135,13 @@ pub fn render_file(
     match format {
         OutputFormat::Json => {
             for diagnostic in json_diagnostics(file) {
-                out.extend_from_slice(b",\n");
-                // Each line of the object two spaces in, as an element of the array.
-                // Pretty JSON breaks lines only between tokens: its strings escape
-                // every line break.
-                let pretty = serde_json::to_vec_pretty(&diagnostic)?;
-                for (i, line) in pretty.split(|&b| b == b'\n').enumerate() {
-                    if i > 0 {
-                        out.push(b'\n');
-                    }
-                    out.extend_from_slice(b"  ");
-                    out.extend_from_slice(line);
-                }
+                // Each line of the object two spaces in, as an element of the array:
+                // the formatter is told it opened one (into a sink) and indents so.
+                out.extend_from_slice(b",\n  ");
+                let mut formatter = serde_json::ser::PrettyFormatter::new();
+                serde_json::ser::Formatter::begin_array(&mut formatter, &mut io::sink())?;
+                let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+                serde::Serialize::serialize(&diagnostic, &mut serializer)?;
                 json_objects += 1;
             }
         }
@@ -158,13 +153,21 @@ pub fn render_file(
         }
         OutputFormat::Concise => {
             let locator = Locator::new(file.text);
+            // `path:line:column: code message`, appended piece by piece: through
+            // `writeln!` the formatting machinery cost more than the line's bytes.
+            let mut number = itoa::Buffer::new();
             for d in file.diagnostics {
                 let at = locator.location(d.span.start);
-                writeln!(
-                    out,
-                    "{}:{}:{}: {} {}",
-                    file.path, at.line, at.column, d.rule.code, d.message
-                )?;
+                out.extend_from_slice(file.path.as_bytes());
+                out.push(b':');
+                out.extend_from_slice(number.format(at.line).as_bytes());
+                out.push(b':');
+                out.extend_from_slice(number.format(at.column).as_bytes());
+                out.extend_from_slice(b": ");
+                out.extend_from_slice(d.rule.code.as_bytes());
+                out.push(b' ');
+                out.extend_from_slice(d.message.as_bytes());
+                out.push(b'\n');
             }
         }
         OutputFormat::Github => {
