@@ -4,7 +4,7 @@
 # figure. Benchmarks, not tests: the exit status is 0 unless something fails to run.
 #
 #   1. the 100k-payload corpus (500 files, about 15 MB, scripts/gen_corpus.py):
-#      check with the default human output, concise and JSON, and fmt --check
+#      check with the default human output, concise, JSON and SARIF, and fmt --check
 #   2. threads: check with 1 and 2 threads, against what two independent busy
 #      processes get on this machine (two 1-thread runs at once), measured together
 #   3. peak RSS on the 100k corpus and on the 1M-payload corpus (about 150 MB), and
@@ -57,13 +57,14 @@ if wants 1; then
     -n human "$bin check $corpus > /dev/null" \
     -n concise "$bin check $corpus --output-format concise > /dev/null" \
     -n json "$bin check $corpus --output-format json > /dev/null" \
+    -n sarif "$bin check $corpus --output-format sarif > /dev/null" \
     -n fmt "$bin fmt --check $corpus > /dev/null"
   python3 - <<'PY'
 import json
 r = {x["command"]: x["median"] for x in json.load(open("target/bench-check.json"))["results"]}
 floor = r["floor"]
 print(f"floor (wc -l): {floor * 1000:.1f} ms")
-for name in ("human", "concise", "json"):
+for name in ("human", "concise", "json", "sarif"):
     print(f"check, {name} output: {r[name] * 1000:.1f} ms = {r[name] / floor:.1f}x the floor (target <= 4x)")
 print(f"fmt --check: {r['fmt'] * 1000:.1f} ms = {r['fmt'] / r['concise']:.2f}x check (target <= 1.5x)")
 PY
@@ -91,7 +92,8 @@ if wants 3; then
   echo "== 3. peak memory"
   echo "peak RSS, $payloads payloads: human $(peak_rss "$bin" check "$corpus") MiB," \
     "concise $(peak_rss "$bin" check "$corpus" --output-format concise) MiB," \
-    "json $(peak_rss "$bin" check "$corpus" --output-format json) MiB (target <= 32 MiB)"
+    "json $(peak_rss "$bin" check "$corpus" --output-format json) MiB," \
+    "sarif $(peak_rss "$bin" check "$corpus" --output-format sarif) MiB (target <= 32 MiB)"
   if [ "$big" != 0 ]; then
     large=$(corpus_of "$big")
     echo "corpus: $large ($(find "$large" -type f | wc -l) files, $(du -sh "$large" | cut -f1))"

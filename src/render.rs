@@ -109,19 +109,17 @@ pub struct Writer<'o> {
     out: &'o mut dyn Write,
     format: OutputFormat,
     color: bool,
+    /// JSON objects (JSON) or SARIF results written so far.
     json_objects: usize,
-    sarif_results: Vec<serde_json::Value>,
 }
 
 /// One file's diagnostics rendered on their own, so that a run can render files on
 /// several threads and write them in path order (`Writer::write_rendered`).
 pub struct RenderedFile {
     bytes: Vec<u8>,
-    /// How many JSON objects `bytes` holds, each after a `,\n` (JSON format).
+    /// How many JSON objects (JSON) or SARIF results `bytes` holds, each after a
+    /// `,\n`.
     json_objects: usize,
-    /// SARIF results, which the writer keeps until the log is complete: SARIF is
-    /// one JSON document for the whole run, the only format not streamed.
-    sarif_results: Vec<serde_json::Value>,
 }
 
 /// Renders one file's diagnostics in `format`.
@@ -135,13 +133,9 @@ pub fn render_file(
     match format {
         OutputFormat::Json => {
             for diagnostic in json_diagnostics(file) {
-                // Each line of the object two spaces in, as an element of the array:
-                // the formatter is told it opened one (into a sink) and indents so.
+                // Each line of the object two spaces in, as an element of the array.
                 out.extend_from_slice(b",\n  ");
-                let mut formatter = serde_json::ser::PrettyFormatter::new();
-                serde_json::ser::Formatter::begin_array(&mut formatter, &mut io::sink())?;
-                let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-                serde::Serialize::serialize(&diagnostic, &mut serializer)?;
+                write_pretty_at(&mut out, &diagnostic, 1)?;
                 json_objects += 1;
             }
         }
@@ -198,13 +192,7 @@ pub fn render_file(
                 )?;
             }
         }
-        OutputFormat::Sarif => {
-            return Ok(RenderedFile {
-                bytes: Vec::new(),
-                json_objects: 0,
-                sarif_results: sarif_results(file),
-            })
-        }
+        OutputFormat::Sarif => json_objects = write_sarif_results(&mut out, file)?,
         OutputFormat::Human => {
             // Editors hide a byte-order mark, so the reports' columns leave it
             // out too. One source (ariadne's line index) serves the whole file.
@@ -217,7 +205,6 @@ pub fn render_file(
     Ok(RenderedFile {
         bytes: out,
         json_objects,
-        sarif_results: Vec::new(),
     })
 }
 
@@ -228,7 +215,6 @@ impl<'o> Writer<'o> {
             format,
             color,
             json_objects: 0,
-            sarif_results: Vec::new(),
         }
     }
 
@@ -240,12 +226,15 @@ impl<'o> Writer<'o> {
 
     /// Writes a file `render_file` rendered in this writer's format.
     pub fn write_rendered(&mut self, rendered: RenderedFile) -> io::Result<()> {
-        self.sarif_results.extend(rendered.sarif_results);
         let mut bytes = &rendered.bytes[..];
-        if self.format == OutputFormat::Json && rendered.json_objects > 0 {
+        if rendered.json_objects > 0 {
             if self.json_objects == 0 {
-                // The array opens before its first object instead of a separator.
-                self.out.write_all(b"[\n")?;
+                // The array opens before its first element instead of a separator.
+                match self.format {
+                    OutputFormat::Sarif => self.out.write_all(SARIF_LOG_OPENING)?,
+                    _ => self.out.write_all(b"[")?,
+                }
+                self.out.write_all(b"\n")?;
                 bytes = &bytes[2..];
             }
             self.json_objects += rendered.json_objects;
@@ -259,8 +248,13 @@ impl<'o> Writer<'o> {
             OutputFormat::Json if self.json_objects == 0 => writeln!(self.out, "[]"),
             OutputFormat::Json => writeln!(self.out, "\n]"),
             OutputFormat::Sarif => {
-                serde_json::to_writer_pretty(&mut *self.out, &sarif_log(self.sarif_results))?;
-                writeln!(self.out)
+                if self.json_objects == 0 {
+                    self.out.write_all(SARIF_LOG_OPENING)?;
+                    self.out.write_all(b"]")?;
+                } else {
+                    self.out.write_all(b"\n      ]")?;
+                }
+                write_sarif_log_closing(self.out)
             }
             _ => Ok(()),
         }
@@ -275,9 +269,20 @@ fn sarif_level(severity: Severity) -> &'static str {
     }
 }
 
-/// A SARIF 2.1.0 log: one run, every rule with its documentation and default
-/// level, and the results (see [`sarif_results`]).
-fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
+/// A SARIF 2.1.0 log has one run: its results, then the tool with every rule's
+/// documentation and default level. serde_json writes an object's keys in sorted
+/// order, and `results` comes before `tool`, so the log is written as it goes:
+/// this opening, each file's results as they are rendered, then the closing. The
+/// bytes are those of the whole log pretty-printed at once.
+const SARIF_LOG_OPENING: &[u8] = b"{
+  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",
+  \"runs\": [
+    {
+      \"columnKind\": \"unicodeCodePoints\",
+      \"results\": [";
+
+/// The rest of the log after the results: the tool, then the version.
+fn write_sarif_log_closing(out: &mut dyn Write) -> io::Result<()> {
     use serde_json::json;
     let level = sarif_level;
     let rules: Vec<serde_json::Value> = crate::rules::registry::RULES
@@ -295,76 +300,162 @@ fn sarif_log(results: Vec<serde_json::Value>) -> serde_json::Value {
             })
         })
         .collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "silp-lint",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    })
+    let tool = json!({"driver": {
+        "name": "silp-lint",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    }});
+    out.write_all(b",\n      \"tool\": ")?;
+    write_pretty_at(&mut *out, &tool, 3)?;
+    out.write_all(b"\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n")
 }
 
-/// SARIF results for one file: regions in Unicode code points, and fixes.
-fn sarif_results(file: &FileDiagnostics) -> Vec<serde_json::Value> {
-    use serde_json::json;
-    let level = sarif_level;
-    let mut results = Vec::new();
-    {
-        let locator = Locator::new(file.text);
-        let uri = artifact_uri(file.path);
-        let region = |span: &std::ops::Range<usize>| {
-            let start = locator.location(span.start);
-            let end = locator.location(span.end);
-            json!({
-                "startLine": start.line,
-                "startColumn": start.column,
-                "endLine": end.line,
-                "endColumn": end.column,
-            })
-        };
-        for d in file.diagnostics {
-            let rule_index = crate::rules::registry::RULES
-                .iter()
-                .position(|r| r.meta().code == d.rule.code)
-                .unwrap_or_default();
-            let message = match &d.help {
-                Some(help) => format!("{} ({help})", d.message),
-                None => d.message.clone(),
-            };
-            let mut result = json!({
-                "ruleId": d.rule.code,
-                "ruleIndex": rule_index,
-                "level": level(d.severity),
-                "message": {"text": message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri},
-                        "region": region(&d.span),
-                    }
-                }],
-            });
-            if let Some(fix) = &d.fix {
-                result["fixes"] = json!([{
-                    "description": {"text": fix.message},
-                    "artifactChanges": [{
-                        "artifactLocation": {"uri": uri},
-                        "replacements": fix.edits.iter().map(|e| json!({
-                            "deletedRegion": region(&e.span),
-                            "insertedContent": {"text": e.content},
-                        })).collect::<Vec<_>>(),
-                    }],
-                }]);
-            }
-            results.push(result);
-        }
+/// `value` pretty-printed as it is at `depth` containers into a pretty document:
+/// the formatter is told it opened that many (into a sink) and indents so.
+fn write_pretty_at<W: Write>(
+    out: W,
+    value: &impl serde::Serialize,
+    depth: usize,
+) -> io::Result<()> {
+    let mut formatter = serde_json::ser::PrettyFormatter::new();
+    for _ in 0..depth {
+        serde_json::ser::Formatter::begin_array(&mut formatter, &mut io::sink())?;
     }
-    results
+    let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
+    value.serialize(&mut serializer)?;
+    Ok(())
+}
+
+/// One SARIF result. The fields of these types are declared in sorted order, the
+/// order serde_json gave them when the results were built as `json!` values.
+#[derive(Serialize)]
+struct SarifResult<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixes: Option<[SarifFix<'a>; 1]>,
+    level: &'static str,
+    locations: [SarifLocation<'a>; 1],
+    message: SarifText<String>,
+    #[serde(rename = "ruleId")]
+    rule_id: &'static str,
+    #[serde(rename = "ruleIndex")]
+    rule_index: usize,
+}
+
+#[derive(Serialize)]
+struct SarifText<T> {
+    text: T,
+}
+
+#[derive(Serialize)]
+struct SarifArtifact<'a> {
+    uri: &'a str,
+}
+
+#[derive(Serialize)]
+struct SarifLocation<'a> {
+    #[serde(rename = "physicalLocation")]
+    physical_location: SarifPhysicalLocation<'a>,
+}
+
+#[derive(Serialize)]
+struct SarifPhysicalLocation<'a> {
+    #[serde(rename = "artifactLocation")]
+    artifact_location: SarifArtifact<'a>,
+    region: SarifRegion,
+}
+
+/// Lines and columns from 1, columns in Unicode code points (`columnKind`).
+#[derive(Serialize)]
+struct SarifRegion {
+    #[serde(rename = "endColumn")]
+    end_column: usize,
+    #[serde(rename = "endLine")]
+    end_line: usize,
+    #[serde(rename = "startColumn")]
+    start_column: usize,
+    #[serde(rename = "startLine")]
+    start_line: usize,
+}
+
+#[derive(Serialize)]
+struct SarifFix<'a> {
+    #[serde(rename = "artifactChanges")]
+    artifact_changes: [SarifArtifactChange<'a>; 1],
+    description: SarifText<&'a str>,
+}
+
+#[derive(Serialize)]
+struct SarifArtifactChange<'a> {
+    #[serde(rename = "artifactLocation")]
+    artifact_location: SarifArtifact<'a>,
+    replacements: Vec<SarifReplacement<'a>>,
+}
+
+#[derive(Serialize)]
+struct SarifReplacement<'a> {
+    #[serde(rename = "deletedRegion")]
+    deleted_region: SarifRegion,
+    #[serde(rename = "insertedContent")]
+    inserted_content: SarifText<&'a str>,
+}
+
+/// Writes one file's SARIF results to `out`, each after a `,\n` and pretty-printed
+/// as an element of the log's `results`; returns how many.
+fn write_sarif_results(out: &mut Vec<u8>, file: &FileDiagnostics) -> io::Result<usize> {
+    let locator = Locator::new(file.text);
+    let uri = artifact_uri(file.path);
+    let region = |span: &std::ops::Range<usize>| {
+        let start = locator.location(span.start);
+        let end = locator.location(span.end);
+        SarifRegion {
+            end_column: end.column,
+            end_line: end.line,
+            start_column: start.column,
+            start_line: start.line,
+        }
+    };
+    for d in file.diagnostics {
+        let rule_index = crate::rules::registry::RULES
+            .iter()
+            .position(|r| r.meta().code == d.rule.code)
+            .unwrap_or_default();
+        let message = match &d.help {
+            Some(help) => format!("{} ({help})", d.message),
+            None => d.message.clone(),
+        };
+        let fixes = d.fix.as_ref().map(|fix| {
+            [SarifFix {
+                artifact_changes: [SarifArtifactChange {
+                    artifact_location: SarifArtifact { uri: &uri },
+                    replacements: fix
+                        .edits
+                        .iter()
+                        .map(|e| SarifReplacement {
+                            deleted_region: region(&e.span),
+                            inserted_content: SarifText { text: &e.content },
+                        })
+                        .collect(),
+                }],
+                description: SarifText { text: &fix.message },
+            }]
+        });
+        let result = SarifResult {
+            fixes,
+            level: sarif_level(d.severity),
+            locations: [SarifLocation {
+                physical_location: SarifPhysicalLocation {
+                    artifact_location: SarifArtifact { uri: &uri },
+                    region: region(&d.span),
+                },
+            }],
+            message: SarifText { text: message },
+            rule_id: d.rule.code,
+            rule_index,
+        };
+        out.extend_from_slice(b",\n        ");
+        write_pretty_at(&mut *out, &result, 4)?;
+    }
+    Ok(file.diagnostics.len())
 }
 
 /// A relative URI reference for a path (forward slashes, reserved bytes escaped).
@@ -831,5 +922,71 @@ mod tests {
         assert_eq!(shown_text, "\ntwo\n\nfour");
         assert_eq!(shown.offset(5), 2);
         assert!(ShownLines::new("one\ntwo\nthree", &[Span::from(0..9)]).is_none());
+    }
+
+    /// JSON and SARIF are written file by file; the output is exactly the whole
+    /// document pretty-printed at once, with results, with fixes, with text to
+    /// escape, and with none. (A SARIF log's keys are in sorted order, as
+    /// serde_json writes a parsed `Value`'s.)
+    #[test]
+    fn streamed_json_documents_are_the_whole_document_pretty_printed() {
+        let rule = crate::rules::registry::RULES[0].meta();
+        let texts = ["a(b)\ncancel(order)\n", "x \"quoted\"\n\u{feff}é北\n"];
+        let diagnostics: Vec<Vec<Diagnostic>> = texts
+            .iter()
+            .map(|text| {
+                vec![
+                    Diagnostic {
+                        rule,
+                        severity: Severity::Warning,
+                        message: "a \"message\"\nover two lines".to_string(),
+                        help: Some("help".into()),
+                        span: 0..1,
+                        fix: Some(Box::new(crate::diagnostics::Fix::safe(
+                            "fix",
+                            vec![Edit::replace(0..1, "y\tz"), Edit::replace(2..3, "")],
+                        ))),
+                        related: Vec::new(),
+                    },
+                    Diagnostic {
+                        rule,
+                        severity: Severity::Error,
+                        message: "plain".to_string(),
+                        help: None,
+                        span: 2..text.len(),
+                        fix: None,
+                        related: Vec::new(),
+                    },
+                ]
+            })
+            .collect();
+        let files: Vec<FileDiagnostics> = texts
+            .iter()
+            .zip(&diagnostics)
+            .map(|(text, diagnostics)| FileDiagnostics {
+                path: "dir/a b.silp",
+                text,
+                diagnostics,
+            })
+            .collect();
+        for format in [OutputFormat::Json, OutputFormat::Sarif] {
+            for files in [&files[..], &files[..1], &[]] {
+                let mut out = Vec::new();
+                write(&mut out, files, format, false).unwrap();
+                let out = String::from_utf8(out).unwrap();
+                let whole = match format {
+                    OutputFormat::Json => {
+                        let all: Vec<JsonDiagnostic> =
+                            files.iter().flat_map(json_diagnostics).collect();
+                        serde_json::to_string_pretty(&all).unwrap()
+                    }
+                    _ => {
+                        let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+                        serde_json::to_string_pretty(&log).unwrap()
+                    }
+                } + "\n";
+                assert_eq!(out, whole, "{format:?} with {} files", files.len());
+            }
+        }
     }
 }
