@@ -212,14 +212,16 @@ impl RuleMeta {
         out
     }
 
+    /// The "What it does" section without its heading, for SARIF's full description.
+    pub fn what_it_does(&self) -> String {
+        let doc = self.documentation();
+        let body = doc.split("## What it does").nth(1).unwrap_or(&doc);
+        body.split("\n## ").next().unwrap_or("").trim().to_string()
+    }
+
     /// The first sentence of "What it does", for rule lists and SARIF short text.
     pub fn summary(&self) -> String {
-        let doc = self.documentation();
-        let body = doc
-            .split("## What it does")
-            .nth(1)
-            .unwrap_or(&doc)
-            .trim_start();
+        let body = self.what_it_does();
         let para = body.split("\n\n").next().unwrap_or("").replace('\n', " ");
         let sentence = match para.find(". ") {
             Some(end) => &para[..=end],

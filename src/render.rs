@@ -294,7 +294,7 @@ fn write_sarif_log_closing(out: &mut dyn Write) -> io::Result<()> {
                 "id": meta.code,
                 "name": meta.name,
                 "shortDescription": {"text": meta.summary()},
-                "fullDescription": {"text": doc.split("\n## ").nth(1).map(|s| s.trim_start_matches("What it does").trim()).unwrap_or("")},
+                "fullDescription": {"text": meta.what_it_does()},
                 "help": {"text": doc, "markdown": doc},
                 "defaultConfiguration": {"level": level(meta.severity)},
             })
@@ -987,6 +987,28 @@ mod tests {
                 } + "\n";
                 assert_eq!(out, whole, "{format:?} with {} files", files.len());
             }
+        }
+    }
+
+    /// Each rule's SARIF full description is its "What it does" section, which
+    /// its short description opens.
+    #[test]
+    fn sarif_rules_are_described_by_what_they_do() {
+        let mut out = Vec::new();
+        write(&mut out, &[], OutputFormat::Sarif, false).unwrap();
+        let log: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let rules = log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
+        assert_eq!(rules.len(), crate::rules::registry::RULES.len());
+        for rule in rules {
+            let full = rule["fullDescription"]["text"].as_str().unwrap();
+            let short = rule["shortDescription"]["text"].as_str().unwrap();
+            assert!(full.starts_with(short.split(' ').next().unwrap()), "{rule}");
+            assert!(
+                !full.contains("## ") && !full.contains("Why is this bad?"),
+                "{rule}"
+            );
         }
     }
 }
