@@ -174,22 +174,30 @@ pub fn render_file(
                     Severity::Warning => "warning",
                     Severity::Info | Severity::Hint => "notice",
                 };
+                let mut number = itoa::Buffer::new();
+                out.extend_from_slice(b"::");
+                out.extend_from_slice(level.as_bytes());
+                out.extend_from_slice(b" file=");
+                push_escaped(&mut out, annotation_path(file.path), Escape::Property);
+                for (name, value) in [
+                    (&b",line="[..], start.line),
+                    (b",col=", start.column),
+                    (b",endLine=", end.line),
+                    (b",endColumn=", end.column),
+                ] {
+                    out.extend_from_slice(name);
+                    out.extend_from_slice(number.format(value).as_bytes());
+                }
+                out.extend_from_slice(b",title=");
+                push_escaped(&mut out, d.rule.code, Escape::Property);
+                out.extend_from_slice(b"::");
+                push_escaped(&mut out, &d.message, Escape::Data);
                 // The help goes on a second line of the same annotation.
-                let message = match &d.help {
-                    Some(help) => format!("{}\nhelp: {help}", d.message),
-                    None => d.message.clone(),
-                };
-                writeln!(
-                    out,
-                    "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                    escape_property(annotation_path(file.path)),
-                    start.line,
-                    start.column,
-                    end.line,
-                    end.column,
-                    escape_property(d.rule.code),
-                    escape_data(&message),
-                )?;
+                if let Some(help) = &d.help {
+                    push_escaped(&mut out, "\nhelp: ", Escape::Data);
+                    push_escaped(&mut out, help, Escape::Data);
+                }
+                out.push(b'\n');
             }
         }
         OutputFormat::Sarif => json_objects = write_sarif_results(&mut out, file)?,
@@ -484,16 +492,28 @@ fn annotation_path(path: &str) -> &str {
     path.trim_start_matches("./")
 }
 
-/// Workflow-command data escaping (`%`, CR, LF), as GitHub's toolkit does.
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+/// Workflow-command escaping, as GitHub's toolkit does.
+#[derive(Clone, Copy, PartialEq)]
+enum Escape {
+    /// A message: `%`, CR and LF.
+    Data,
+    /// A property's value: those, `:` and `,`.
+    Property,
 }
 
-/// Workflow-command property escaping (data escaping plus `:` and `,`).
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+/// Appends `text` escaped as a workflow command's data or property.
+fn push_escaped(out: &mut Vec<u8>, text: &str, escape: Escape) {
+    let property = escape == Escape::Property;
+    for &byte in text.as_bytes() {
+        match byte {
+            b'%' => out.extend_from_slice(b"%25"),
+            b'\r' => out.extend_from_slice(b"%0D"),
+            b'\n' => out.extend_from_slice(b"%0A"),
+            b':' if property => out.extend_from_slice(b"%3A"),
+            b',' if property => out.extend_from_slice(b"%2C"),
+            _ => out.push(byte),
+        }
+    }
 }
 
 /// A file as ariadne reads it: without its byte-order mark, lines indexed once.
@@ -1010,5 +1030,36 @@ mod tests {
                 "{rule}"
             );
         }
+    }
+
+    /// A GitHub annotation escapes its properties (`%`, CR, LF, `:` and `,`) and
+    /// its message (`%`, CR and LF), as the toolkit does, the help on a second line.
+    #[test]
+    fn github_annotations_escape_properties_and_messages() {
+        let rule = crate::rules::registry::RULES[0].meta();
+        let diagnostics = [Diagnostic {
+            rule,
+            severity: Severity::Warning,
+            message: "50% off:\r\nnow, here".to_string(),
+            help: Some("a:b".into()),
+            span: 2..3,
+            fix: None,
+            related: Vec::new(),
+        }];
+        let file = FileDiagnostics {
+            path: "./a:b,c%d/x.silp",
+            text: "ab\ncd",
+            diagnostics: &diagnostics,
+        };
+        let mut out = Vec::new();
+        write(&mut out, &[file], OutputFormat::Github, false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!(
+                "::warning file=a%3Ab%2Cc%25d/x.silp,line=1,col=3,endLine=2,endColumn=1,\
+                 title={}::50%25 off:%0D%0Anow, here%0Ahelp: a:b\n",
+                rule.code
+            )
+        );
     }
 }
