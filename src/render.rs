@@ -109,17 +109,18 @@ pub struct Writer<'o> {
     out: &'o mut dyn Write,
     format: OutputFormat,
     color: bool,
-    /// JSON objects (JSON) or SARIF results written so far.
-    json_objects: usize,
+    /// Elements of the output's one array written so far: JSON's objects, the
+    /// SARIF log's results.
+    array_elements: usize,
 }
 
 /// One file's diagnostics rendered on their own, so that a run can render files on
 /// several threads and write them in path order (`Writer::write_rendered`).
 pub struct RenderedFile {
     bytes: Vec<u8>,
-    /// How many JSON objects (JSON) or SARIF results `bytes` holds, each after a
-    /// `,\n`.
-    json_objects: usize,
+    /// How many elements of the output's array (JSON objects, SARIF results)
+    /// `bytes` holds, each after a `,\n`.
+    array_elements: usize,
 }
 
 /// Renders one file's diagnostics in `format`.
@@ -129,14 +130,14 @@ pub fn render_file(
     color: bool,
 ) -> io::Result<RenderedFile> {
     let mut out = Vec::new();
-    let mut json_objects = 0;
+    let mut array_elements = 0;
     match format {
         OutputFormat::Json => {
             for diagnostic in json_diagnostics(file) {
                 // Each line of the object two spaces in, as an element of the array.
                 out.extend_from_slice(b",\n  ");
                 write_pretty_at(&mut out, &diagnostic, 1)?;
-                json_objects += 1;
+                array_elements += 1;
             }
         }
         OutputFormat::JsonLines => {
@@ -166,6 +167,7 @@ pub fn render_file(
         }
         OutputFormat::Github => {
             let locator = Locator::new(file.text);
+            let mut number = itoa::Buffer::new();
             for d in file.diagnostics {
                 let start = locator.location(d.span.start);
                 let end = locator.location(d.span.end);
@@ -174,7 +176,6 @@ pub fn render_file(
                     Severity::Warning => "warning",
                     Severity::Info | Severity::Hint => "notice",
                 };
-                let mut number = itoa::Buffer::new();
                 out.extend_from_slice(b"::");
                 out.extend_from_slice(level.as_bytes());
                 out.extend_from_slice(b" file=");
@@ -194,13 +195,13 @@ pub fn render_file(
                 push_escaped(&mut out, &d.message, Escape::Data);
                 // The help goes on a second line of the same annotation.
                 if let Some(help) = &d.help {
-                    push_escaped(&mut out, "\nhelp: ", Escape::Data);
+                    out.extend_from_slice(b"%0Ahelp: ");
                     push_escaped(&mut out, help, Escape::Data);
                 }
                 out.push(b'\n');
             }
         }
-        OutputFormat::Sarif => json_objects = write_sarif_results(&mut out, file)?,
+        OutputFormat::Sarif => array_elements = write_sarif_results(&mut out, file)?,
         OutputFormat::Human => {
             // Editors hide a byte-order mark, so the reports' columns leave it
             // out too. One source (ariadne's line index) serves the whole file.
@@ -212,7 +213,7 @@ pub fn render_file(
     }
     Ok(RenderedFile {
         bytes: out,
-        json_objects,
+        array_elements,
     })
 }
 
@@ -222,7 +223,7 @@ impl<'o> Writer<'o> {
             out,
             format,
             color,
-            json_objects: 0,
+            array_elements: 0,
         }
     }
 
@@ -235,8 +236,8 @@ impl<'o> Writer<'o> {
     /// Writes a file `render_file` rendered in this writer's format.
     pub fn write_rendered(&mut self, rendered: RenderedFile) -> io::Result<()> {
         let mut bytes = &rendered.bytes[..];
-        if rendered.json_objects > 0 {
-            if self.json_objects == 0 {
+        if rendered.array_elements > 0 {
+            if self.array_elements == 0 {
                 // The array opens before its first element instead of a separator.
                 match self.format {
                     OutputFormat::Sarif => self.out.write_all(SARIF_LOG_OPENING)?,
@@ -245,7 +246,7 @@ impl<'o> Writer<'o> {
                 self.out.write_all(b"\n")?;
                 bytes = &bytes[2..];
             }
-            self.json_objects += rendered.json_objects;
+            self.array_elements += rendered.array_elements;
         }
         self.out.write_all(bytes)
     }
@@ -253,10 +254,10 @@ impl<'o> Writer<'o> {
     /// Closes the output.
     pub fn finish(self) -> io::Result<()> {
         match self.format {
-            OutputFormat::Json if self.json_objects == 0 => writeln!(self.out, "[]"),
+            OutputFormat::Json if self.array_elements == 0 => writeln!(self.out, "[]"),
             OutputFormat::Json => writeln!(self.out, "\n]"),
             OutputFormat::Sarif => {
-                if self.json_objects == 0 {
+                if self.array_elements == 0 {
                     self.out.write_all(SARIF_LOG_OPENING)?;
                     self.out.write_all(b"]")?;
                 } else {
@@ -423,10 +424,6 @@ fn write_sarif_results(out: &mut Vec<u8>, file: &FileDiagnostics) -> io::Result<
         }
     };
     for d in file.diagnostics {
-        let rule_index = crate::rules::registry::RULES
-            .iter()
-            .position(|r| r.meta().code == d.rule.code)
-            .unwrap_or_default();
         let message = match &d.help {
             Some(help) => format!("{} ({help})", d.message),
             None => d.message.clone(),
@@ -458,7 +455,9 @@ fn write_sarif_results(out: &mut Vec<u8>, file: &FileDiagnostics) -> io::Result<
             }],
             message: SarifText { text: message },
             rule_id: d.rule.code,
-            rule_index,
+            // A rule's id is its place in the registry, where `tool.driver.rules`
+            // lists it.
+            rule_index: d.rule.id.index(),
         };
         out.extend_from_slice(b",\n        ");
         write_pretty_at(&mut *out, &result, 4)?;
