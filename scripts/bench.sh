@@ -18,6 +18,9 @@
 #   8. instructions executed by check (callgrind, when valgrind is installed): the
 #      one figure this machine's timing noise does not move, to compare two builds
 #
+# Sections 1 and 2 alternate their commands round by round (scripts/interleave.py),
+# so each ratio compares runs made at the same moments of a drifting machine.
+#
 # Needs python3, hyperfine and GNU time (apt-get install hyperfine time); section 8
 # needs valgrind.
 # usage: scripts/bench.sh [PAYLOADS]   (default 100000; BIG=0 skips the 1M corpus,
@@ -52,13 +55,13 @@ echo "corpus: $corpus ($(find "$corpus" -type f | wc -l) files, $(du -sh "$corpu
 
 if wants 1; then
   echo "== 1. the corpus against the I/O floor"
-  hyperfine --warmup 2 --runs 10 --ignore-failure --export-json target/bench-check.json \
-    -n floor "$floor" \
-    -n human "$bin check $corpus > /dev/null" \
-    -n concise "$bin check $corpus --output-format concise > /dev/null" \
-    -n json "$bin check $corpus --output-format json > /dev/null" \
-    -n sarif "$bin check $corpus --output-format sarif > /dev/null" \
-    -n fmt "$bin fmt --check $corpus > /dev/null"
+  python3 scripts/interleave.py target/bench-check.json 10 \
+    floor "$floor" \
+    human "$bin check $corpus > /dev/null" \
+    concise "$bin check $corpus --output-format concise > /dev/null" \
+    json "$bin check $corpus --output-format json > /dev/null" \
+    sarif "$bin check $corpus --output-format sarif > /dev/null" \
+    fmt "$bin fmt --check $corpus > /dev/null"
   python3 - <<'PY'
 import json
 r = {x["command"]: x["median"] for x in json.load(open("target/bench-check.json"))["results"]}
@@ -73,10 +76,10 @@ fi
 if wants 2; then
   echo "== 2. threads"
   one="RAYON_NUM_THREADS=1 $bin check $corpus --output-format concise > /dev/null"
-  hyperfine --warmup 2 --runs 10 --ignore-failure --export-json target/bench-threads.json \
-    -n one "$one" \
-    -n two "RAYON_NUM_THREADS=2 $bin check $corpus --output-format concise > /dev/null" \
-    -n pair "($one) & ($one) & wait"
+  python3 scripts/interleave.py target/bench-threads.json 10 \
+    one "$one" \
+    two "RAYON_NUM_THREADS=2 $bin check $corpus --output-format concise > /dev/null" \
+    pair "($one) & ($one) & wait"
   python3 - <<'PY'
 import json
 r = {x["command"]: x["median"] for x in json.load(open("target/bench-threads.json"))["results"]}
