@@ -42,9 +42,6 @@ corpus_of() {
   [ -d "$dir" ] || python3 scripts/gen_corpus.py --out "$dir" --payloads "$1" >&2
   echo "$dir"
 }
-median_of() { # hyperfine JSON file, command name -> median seconds
-  python3 -c 'import json,sys; print({r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}[sys.argv[2]])' "$1" "$2"
-}
 peak_rss() { # command... -> peak RSS in MiB of one run
   /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1 / 1024}'
 }

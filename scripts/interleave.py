@@ -42,10 +42,10 @@ def main() -> int:
             if round_number >= WARMUP_ROUNDS:
                 times[name].append(elapsed)
     overhead = statistics.median(times.pop(shell))
-    results = [
-        {"command": name, "median": statistics.median(runs) - overhead, "times": runs}
-        for name, runs in times.items()
-    ]
+    results = []
+    for name, runs in times.items():
+        runs = [run - overhead for run in runs]
+        results.append({"command": name, "median": statistics.median(runs), "times": runs})
     with open(out, "w", encoding="utf-8") as file:
         json.dump({"results": results}, file, indent=2)
     return 0
