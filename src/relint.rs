@@ -27,11 +27,40 @@ pub fn relint(
     kind: FileKind,
     settings: &Settings,
 ) -> FileLint {
-    if !matches!(kind, FileKind::Silp | FileKind::Slip | FileKind::SilpJsonl) {
-        return lint_text(new, kind, settings);
-    }
-    window_relint(old, previous, new, index, kind, settings)
+    let edit = Edit {
+        old,
+        previous,
+        new,
+        index,
+    };
+    relint_window(&edit, kind, settings, usize::MAX)
         .unwrap_or_else(|| lint_text(new, kind, settings))
+}
+
+/// An edit to re-lint: the text before it with its lint, the text after it with its
+/// line index.
+pub struct Edit<'a> {
+    pub old: &'a str,
+    pub previous: &'a FileLint,
+    pub new: &'a str,
+    pub index: &'a LineIndex,
+}
+
+/// The lint of the edited text by a window of lines around the edit, when the kind
+/// is line-oriented, the earlier result splits cleanly at the window and the window
+/// holds at most `max_window` bytes; `None` when the whole text must be linted. The
+/// server runs this on its own threads for a small window (a keystroke's lines take
+/// microseconds, and a hand-off to the blocking pool took half a millisecond).
+pub fn relint_window(
+    edit: &Edit<'_>,
+    kind: FileKind,
+    settings: &Settings,
+    max_window: usize,
+) -> Option<FileLint> {
+    if !matches!(kind, FileKind::Silp | FileKind::Slip | FileKind::SilpJsonl) {
+        return None;
+    }
+    window_relint(edit, kind, settings, max_window)
 }
 
 /// How many bytes the prefix and suffix comparisons compare at once: slice equality
@@ -130,13 +159,17 @@ fn shift_diagnostic(d: &Diagnostic, by: isize) -> Diagnostic {
 }
 
 fn window_relint(
-    old: &str,
-    previous: &FileLint,
-    new: &str,
-    index: &LineIndex,
+    edit: &Edit<'_>,
     kind: FileKind,
     settings: &Settings,
+    max_window: usize,
 ) -> Option<FileLint> {
+    let &Edit {
+        old,
+        previous,
+        new,
+        index,
+    } = edit;
     // A result that left diagnostics out cannot be patched: which ones were shown
     // depends on the whole file.
     if previous.capped {
@@ -174,6 +207,9 @@ fn window_relint(
     let old_end = (end as isize - delta) as usize;
     let reaches_eof = end >= b.len();
     if start > prefix || old_end < a.len() - suffix || old_end > a.len() {
+        return None;
+    }
+    if end - start > max_window {
         return None;
     }
 
@@ -286,11 +322,20 @@ mod tests {
         let new = "Cancel(a)\nstart(b)\nstrt(cc)\nStart(d)\n";
         let previous = lint_text(old, FileKind::Silp, &settings);
         let index = LineIndex::new(new);
-        let got = window_relint(old, &previous, new, &index, FileKind::Silp, &settings)
+        let edit = Edit {
+            old,
+            previous: &previous,
+            new,
+            index: &index,
+        };
+        let got = relint_window(&edit, FileKind::Silp, &settings, usize::MAX)
             .expect("the window path, not a full lint");
         let full = lint_text(new, FileKind::Silp, &settings);
         assert_eq!(codes_and_spans(&got), codes_and_spans(&full));
         assert_eq!(full.diagnostics.len(), 3);
+        // The window is the changed line and one on each side: 27 bytes.
+        assert!(relint_window(&edit, FileKind::Silp, &settings, 27).is_some());
+        assert!(relint_window(&edit, FileKind::Silp, &settings, 26).is_none());
     }
 
     #[test]

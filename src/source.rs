@@ -183,7 +183,7 @@ fn line_feeds_in(bytes: &[u8]) -> usize {
 
 /// Line starts of a text, for converting byte offsets to positions. Lines end at
 /// `\n`, `\r\n` or a lone `\r`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     starts: Vec<usize>,
     ascii: bool,
@@ -202,6 +202,44 @@ impl LineIndex {
         LineIndex {
             starts,
             ascii: text.is_ascii(),
+        }
+    }
+
+    /// The index of `text`, which is the indexed text with the bytes in `replaced`
+    /// (old offsets) replaced by the `inserted` bytes now at `replaced.start`: the
+    /// starts before the edit are kept, those after it shifted, and only the inserted
+    /// bytes are searched (an editor's keystroke, where a new index of a large
+    /// document cost more than linting the lines around it).
+    pub fn edited(&self, text: &str, replaced: Span, inserted: usize) -> LineIndex {
+        let bytes = text.as_bytes();
+        let inserted_end = replaced.start + inserted;
+        // A line break at byte `i` depends on bytes `i` and `i + 1` (`\r\n` is one
+        // break), so the byte before the edit is searched again with the insertion.
+        let searched_from = replaced.start.saturating_sub(1);
+        let kept = self.starts.partition_point(|&start| start <= searched_from);
+        let shifted = self.starts.partition_point(|&start| start <= replaced.end);
+        let mut starts = Vec::with_capacity(kept + (self.starts.len() - shifted) + 1);
+        starts.extend_from_slice(&self.starts[..kept]);
+        for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[searched_from..inserted_end]) {
+            let i = searched_from + i;
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push(i + 1);
+        }
+        starts.extend(
+            self.starts[shifted..]
+                .iter()
+                .map(|&start| start - replaced.end + inserted_end),
+        );
+        LineIndex {
+            starts,
+            // Removing bytes cannot make ASCII text non-ASCII.
+            ascii: if self.ascii {
+                bytes[replaced.start..inserted_end].is_ascii()
+            } else {
+                text.is_ascii()
+            },
         }
     }
 
@@ -469,6 +507,28 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn an_edited_index_is_the_index_of_the_edited_text(
+            text in stressing_text(),
+            inserted in stressing_text(),
+            a in any::<prop::sample::Index>(),
+            b in any::<prop::sample::Index>(),
+        ) {
+            let boundaries: Vec<usize> =
+                (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            let (a, b) = (a.get(&boundaries), b.get(&boundaries));
+            let replaced = *a.min(b)..*a.max(b);
+            let edited = format!(
+                "{}{inserted}{}",
+                &text[..replaced.start],
+                &text[replaced.end..]
+            );
+            prop_assert_eq!(
+                LineIndex::new(&text).edited(&edited, replaced, inserted.len()),
+                LineIndex::new(&edited)
+            );
+        }
+
         #[test]
         fn a_locator_agrees_with_the_line_index_forwards_then_in_any_order(
             text in stressing_text(),

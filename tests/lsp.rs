@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use silp_lint::lint::lint_text;
-use silp_lint::lsp::document::{apply_changes, Encoding};
+use silp_lint::lsp::document::{Encoding, Snapshot};
 use silp_lint::settings::Settings;
-use silp_lint::source::FileKind;
+use silp_lint::source::{FileKind, LineIndex};
 use std::collections::VecDeque;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
@@ -723,8 +723,9 @@ proptest! {
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), alphabet()), 1..8),
         batch in 1usize..4,
     ) {
+        // One change at a time is spliced in; several go through a rope.
         let mut model = initial.clone();
-        let mut incremental = initial.clone();
+        let mut incremental = Snapshot::new(initial.clone(), FileKind::Silp);
         let mut changes = Vec::new();
         for (a, b, insert) in edits {
             let offsets = addressable(&model);
@@ -737,12 +738,13 @@ proptest! {
             });
             model.replace_range(start..end, &insert);
             if changes.len() == batch {
-                incremental = apply_changes(&incremental, &changes, Encoding::Utf16);
+                incremental = incremental.changed(&changes, Encoding::Utf16);
                 changes.clear();
             }
         }
-        incremental = apply_changes(&incremental, &changes, Encoding::Utf16);
-        prop_assert_eq!(incremental, model);
+        incremental = incremental.changed(&changes, Encoding::Utf16);
+        prop_assert_eq!(&*incremental.text, model.as_str());
+        prop_assert_eq!(&*incremental.index, &LineIndex::new(&model));
     }
 }
 

@@ -10,9 +10,9 @@ use silp_lint::diagnostics::Diagnostic;
 use silp_lint::fix::{fix_text, payload_meanings};
 use silp_lint::format::format_text;
 use silp_lint::lint::{lint_document, lint_text, req_id_hash, req_id_hashes, req_ids_of};
-use silp_lint::lsp::document::{apply_changes, Encoding};
+use silp_lint::lsp::document::{Encoding, Snapshot};
 use silp_lint::settings::Settings;
-use silp_lint::source::{FileKind, Span};
+use silp_lint::source::{FileKind, LineIndex, Span};
 use silp_lint::syntax::document::{Block, Carried, Item, SilpBody};
 use silp_lint::syntax::json::{parse_json, JsonParse};
 use silp_lint::syntax::parse;
@@ -258,7 +258,7 @@ pub fn lsp_edits_target(data: &[u8]) {
     let (initial, edits) = rest.split_at(split);
     let initial = String::from_utf8_lossy(initial).into_owned();
     let mut model = initial.clone();
-    let mut incremental = initial;
+    let mut incremental = Snapshot::new(initial, FileKind::Silp);
     let mut batch = Vec::new();
     let inserts = ["", "a", "\n", "\r\n", "é", "😀", "北京", "\r"];
     for edit in edits.chunks_exact(3) {
@@ -284,12 +284,13 @@ pub fn lsp_edits_target(data: &[u8]) {
         });
         model.replace_range(start..end, insert);
         if edit[2] % 3 == 0 {
-            incremental = apply_changes(&incremental, &batch, Encoding::Utf16);
+            incremental = incremental.changed(&batch, Encoding::Utf16);
             batch.clear();
         }
     }
-    incremental = apply_changes(&incremental, &batch, Encoding::Utf16);
-    assert_eq!(incremental, model);
+    incremental = incremental.changed(&batch, Encoding::Utf16);
+    assert_eq!(&*incremental.text, model.as_str());
+    assert_eq!(*incremental.index, LineIndex::new(&model));
 }
 
 /// The LSP position of byte `offset` in UTF-16 units (lines end at `\n`, `\r\n`

@@ -5,8 +5,8 @@
 //!
 //! Both directions stay cheap on long non-ASCII lines: a byte offset's UTF-16 column
 //! is read off [`Utf16Columns`] (counted once per version) rather than counted from
-//! the line start, and the changes of a `didChange` are applied to a rope, where
-//! each position is found in logarithmic time.
+//! the line start, and a `didChange` of several changes is applied to a rope, where
+//! each position is found in logarithmic time (one change is spliced in directly).
 
 use crate::source::{FileKind, LineIndex, Span, Utf16Columns};
 use crate::syntax::{Document, OwnedDocument};
@@ -43,6 +43,10 @@ pub struct Snapshot {
 impl Snapshot {
     pub fn new(text: String, kind: FileKind) -> Snapshot {
         let index = LineIndex::new(&text);
+        Snapshot::indexed(text, kind, index)
+    }
+
+    fn indexed(text: String, kind: FileKind, index: LineIndex) -> Snapshot {
         Snapshot {
             text: Arc::from(text),
             kind,
@@ -50,6 +54,31 @@ impl Snapshot {
             parsed: Arc::new(OnceLock::new()),
             columns: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// The next version: this one with `changes` applied in order. One change (a
+    /// keystroke) is spliced in at the offsets this version's index gives, and the
+    /// index is edited rather than rebuilt; several go through a rope.
+    pub fn changed(
+        &self,
+        changes: &[TextDocumentContentChangeEvent],
+        encoding: Encoding,
+    ) -> Snapshot {
+        let [TextDocumentContentChangeEvent {
+            range: Some(range),
+            text: inserted,
+            ..
+        }] = changes
+        else {
+            return Snapshot::new(apply_changes(&self.text, changes, encoding), self.kind);
+        };
+        let replaced = self.span(*range, encoding);
+        let mut text = String::with_capacity(self.text.len() - replaced.len() + inserted.len());
+        text.push_str(&self.text[..replaced.start]);
+        text.push_str(inserted);
+        text.push_str(&self.text[replaced.end..]);
+        let index = self.index.edited(&text, replaced, inserted.len());
+        Snapshot::indexed(text, self.kind, index)
     }
 
     /// The parsed document: parsed on first use, then shared by every clone.
@@ -104,7 +133,7 @@ impl Snapshot {
 /// The changes go into a rope, where finding a position and editing cost logarithmic
 /// time, so a batch costs O(size + changes × log size) (a line index rebuilt per
 /// change made thousands of changes to a large document take seconds).
-pub fn apply_changes(
+fn apply_changes(
     text: &str,
     changes: &[TextDocumentContentChangeEvent],
     encoding: Encoding,
@@ -208,6 +237,27 @@ mod tests {
             apply_changes(text, &[change(None, "new")], Encoding::Utf16),
             "new"
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_change_spliced_in_is_the_change_applied_in_a_rope(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "😀", "北", "e\u{301}", "\n", "\r\n", "\r",
+            ]), 0..20),
+            inserted in proptest::sample::select(vec!["", "x", "\n", "\r", "😀\r\n北"]),
+            start in (0u32..8, 0u32..8),
+            end in (0u32..8, 0u32..8),
+            utf8 in proptest::bool::ANY,
+        ) {
+            let text = pieces.concat();
+            let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+            let changes = [change(Some((start, end)), inserted)];
+            let spliced = Snapshot::new(text.clone(), FileKind::Silp).changed(&changes, encoding);
+            let applied = apply_changes(&text, &changes, encoding);
+            proptest::prop_assert_eq!(&*spliced.text, applied.as_str());
+            proptest::prop_assert_eq!(&*spliced.index, &LineIndex::new(&applied));
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! Lint scheduling: one job per document at a time on the blocking pool (a change
-//! during a lint marks the document dirty and the job runs again on the newest
-//! text), the cross-file rules over every open document whose lint is current, and
+//! Lint scheduling: one job per document at a time, on the blocking pool unless it
+//! re-lints a keystroke's few lines (a change during a lint marks the document
+//! dirty and the job runs again on the newest text), the cross-file rules over every open document whose lint is current, and
 //! the queue of what to publish. Results for a version that is no longer current
 //! are dropped, both when a lint ends and just before publishing.
 
@@ -8,7 +8,7 @@ use super::session::{settings_for, LintState, OpenDocument, Session, State};
 use super::to_lsp;
 use crate::diagnostics::Diagnostic;
 use crate::lint::{cross_file, lint_document, LintedFile};
-use crate::relint::relint;
+use crate::relint::{relint, relint_window, Edit};
 use crate::source::Span;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -29,6 +29,12 @@ pub struct Publish {
     pub version: Option<i32>,
     pub diagnostics: Vec<lsp::Diagnostic>,
 }
+
+/// The largest window of lines re-linted on the server's own threads: a keystroke's
+/// few lines lint in microseconds, where handing them to the blocking pool and back
+/// took half a millisecond. A larger window goes to the pool, so no request waits
+/// behind it.
+const WINDOW_LINTED_IN_PLACE: usize = 16 * 1024;
 
 /// Marks a document dirty and makes sure a lint job will pick up its newest text.
 pub fn request_lint(session: &Arc<Session>, state: &mut State, key: &str) {
@@ -90,20 +96,35 @@ async fn lint_job(session: Arc<Session>, key: String) {
             )
         };
         let linted = snapshot.text.clone();
-        // After an edit only a window of lines around it is linted again; the first
-        // lint (and any other) reads the version's cached parse.
-        let result = tokio::task::spawn_blocking(move || match previous {
-            Some((old, lint)) => relint(
-                &old,
-                &lint,
-                &snapshot.text,
-                &snapshot.index,
-                snapshot.kind,
-                &settings,
-            ),
-            None => lint_document(snapshot.document(), &settings),
-        })
-        .await;
+        // After an edit only a window of lines around it is linted again: here when
+        // it is a keystroke's few lines, else on the blocking pool, as is the first
+        // lint (and any other), which reads the version's cached parse.
+        let in_place = previous.as_ref().and_then(|(old, lint)| {
+            let edit = Edit {
+                old,
+                previous: lint,
+                new: &snapshot.text,
+                index: &snapshot.index,
+            };
+            relint_window(&edit, snapshot.kind, &settings, WINDOW_LINTED_IN_PLACE)
+        });
+        let result = match in_place {
+            Some(lint) => Ok(lint),
+            None => {
+                tokio::task::spawn_blocking(move || match previous {
+                    Some((old, lint)) => relint(
+                        &old,
+                        &lint,
+                        &snapshot.text,
+                        &snapshot.index,
+                        snapshot.kind,
+                        &settings,
+                    ),
+                    None => lint_document(snapshot.document(), &settings),
+                })
+                .await
+            }
+        };
         let lint = match result {
             Ok(lint) => lint,
             Err(error) => {

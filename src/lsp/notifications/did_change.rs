@@ -1,7 +1,6 @@
 //! `textDocument/didChange`: applies incremental edits in order and asks for a
 //! re-lint of the new version.
 
-use crate::lsp::document::{apply_changes, Snapshot};
 use crate::lsp::scheduler::request_lint;
 use crate::lsp::session::Session;
 use std::sync::Arc;
@@ -22,8 +21,7 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidChangeTextDocumentPa
         let encoding = state.encoding;
         match state.docs.get_mut(&key) {
             Some(doc) => {
-                let text = apply_changes(&doc.snapshot.text, &params.content_changes, encoding);
-                doc.snapshot = Snapshot::new(text, doc.snapshot.kind);
+                doc.snapshot = doc.snapshot.changed(&params.content_changes, encoding);
                 doc.version = params.text_document.version;
                 state.fix_all.remove(&key);
                 request_lint(session, &mut state, &key);
