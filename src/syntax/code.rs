@@ -112,6 +112,25 @@ pub struct ElseBranch<'s> {
     pub span: Span,
 }
 
+/// A call's arguments, collected without the spare room a `Vec` starts with: room
+/// for one, then doubling. A `Vec` collected from the parser starts with room for
+/// four arguments (448 bytes), which was 45% of what one line of 100,000 one-argument
+/// calls held at its peak.
+struct TightArgs<'s>(Vec<Arg<'s>>);
+
+impl<'s> FromIterator<Arg<'s>> for TightArgs<'s> {
+    fn from_iter<I: IntoIterator<Item = Arg<'s>>>(args: I) -> Self {
+        let mut tight = Vec::new();
+        for arg in args {
+            if tight.len() == tight.capacity() {
+                tight.reserve_exact(tight.len().max(1));
+            }
+            tight.push(arg);
+        }
+        TightArgs(tight)
+    }
+}
+
 /// The result of parsing one payload: the tree (possibly partial) and the errors.
 #[derive(Clone, Debug, Default)]
 pub struct CodeParse<'s> {
@@ -216,11 +235,17 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
             errors,
         };
     }
-    // The parser sees the valid tokens; lexing errors are already reported.
+    // The parser sees the valid tokens; lexing errors are already reported. They
+    // are collected in the tokens' own allocation (the two element types are the
+    // same size), so one line of a million payloads holds one token vector, not two.
+    const _: () = assert!(
+        std::mem::size_of::<(Token, Span)>()
+            == std::mem::size_of::<(Token, chumsky::span::SimpleSpan)>()
+    );
     let valid: Vec<(Token, chumsky::span::SimpleSpan)> = tokens
-        .iter()
+        .into_iter()
         .filter(|(token, _)| *token != Token::Error)
-        .map(|(token, span)| (*token, chumsky::span::SimpleSpan::from(span.clone())))
+        .map(|(token, span)| (token, chumsky::span::SimpleSpan::from(span)))
         .collect();
     let end = base + text.len();
     // Most payloads parse: learn that cheaply, and describe errors only when there are.
@@ -515,7 +540,8 @@ mod grammar {
             );
         let args = arg
             .separated_by(just(Token::Comma))
-            .collect::<Vec<_>>()
+            .collect::<TightArgs>()
+            .map(|TightArgs(args)| args)
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .recover_with(via_parser(nested_delimiters(
                 Token::LParen,
@@ -685,6 +711,20 @@ mod tests {
         let parse = parse_payload(text, 0);
         assert!(parse.errors.is_empty(), "{text}: {:?}", parse.errors);
         parse.payload.expect("a payload")
+    }
+
+    #[test]
+    fn a_call_holds_room_for_its_arguments_and_little_more() {
+        let p = parse_ok("start(a); book(hotel,loc=Beijing); send(a,b,c); ping()");
+        let room: Vec<(usize, usize)> = p
+            .actions
+            .iter()
+            .map(|call| {
+                let args = call.args.as_ref().expect("arguments");
+                (args.len(), args.capacity())
+            })
+            .collect();
+        assert_eq!(room, [(1, 1), (2, 2), (3, 4), (0, 0)]);
     }
 
     #[test]
