@@ -1,7 +1,7 @@
 //! Lint scheduling: one job per document at a time, on the blocking pool unless it
 //! re-lints a keystroke's few lines (a change during a lint marks the document
-//! dirty and the job runs again on the newest text), the cross-file rules over every open document whose lint is current, and
-//! the queue of what to publish. Results for a version that is no longer current
+//! dirty and the job runs again on the newest text), the cross-file rules over
+//! every open document whose lint is current, and the queue of what to publish. Results for a version that is no longer current
 //! are dropped, both when a lint ends and just before publishing.
 
 use super::session::{settings_for, LintState, OpenDocument, Session, State};
@@ -10,6 +10,7 @@ use crate::diagnostics::Diagnostic;
 use crate::lint::{cross_file, lint_document, LintedFile};
 use crate::relint::{relint, relint_window, Edit};
 use crate::source::Span;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
@@ -99,31 +100,35 @@ async fn lint_job(session: Arc<Session>, key: String) {
         // After an edit only a window of lines around it is linted again: here when
         // it is a keystroke's few lines, else on the blocking pool, as is the first
         // lint (and any other), which reads the version's cached parse.
-        let in_place = previous.as_ref().and_then(|(old, lint)| {
-            let edit = Edit {
-                old,
-                previous: lint,
-                new: &snapshot.text,
-                index: &snapshot.index,
-            };
-            relint_window(&edit, snapshot.kind, &settings, WINDOW_LINTED_IN_PLACE)
-        });
+        // A panic is caught here as the pool catches it: the job must go on, or the
+        // document would never be linted again.
+        let in_place = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            previous.as_ref().and_then(|(old, lint)| {
+                let edit = Edit {
+                    old,
+                    previous: lint,
+                    new: &snapshot.text,
+                    index: &snapshot.index,
+                };
+                relint_window(&edit, snapshot.kind, &settings, WINDOW_LINTED_IN_PLACE)
+            })
+        }));
         let result = match in_place {
-            Some(lint) => Ok(lint),
-            None => {
-                tokio::task::spawn_blocking(move || match previous {
-                    Some((old, lint)) => relint(
-                        &old,
-                        &lint,
-                        &snapshot.text,
-                        &snapshot.index,
-                        snapshot.kind,
-                        &settings,
-                    ),
-                    None => lint_document(snapshot.document(), &settings),
-                })
-                .await
-            }
+            Ok(Some(lint)) => Ok(lint),
+            Err(_) => Err("a rule panicked".to_string()),
+            Ok(None) => tokio::task::spawn_blocking(move || match previous {
+                Some((old, lint)) => relint(
+                    &old,
+                    &lint,
+                    &snapshot.text,
+                    &snapshot.index,
+                    snapshot.kind,
+                    &settings,
+                ),
+                None => lint_document(snapshot.document(), &settings),
+            })
+            .await
+            .map_err(|error| error.to_string()),
         };
         let lint = match result {
             Ok(lint) => lint,
