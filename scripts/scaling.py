@@ -74,6 +74,10 @@ def one_diagnostic_per_line(n):
     return "diag.silp", "Cancel(x)\n" * n
 
 
+def reports_on_one_line(n):
+    return "reports.silp", "Start(y); " * n + "Start(y)\n"
+
+
 def markdown_nesting(n):
     depth = min(n, 100)
     quote = "> " * depth
@@ -95,6 +99,8 @@ CASES = [
     ("fetch( + N parentheses", parentheses, 40_000, "check"),
     ("N escaped zero-width spaces", escaped_zero_width, 40_000, "check"),
     ("one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "check"),
+    ("human: one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "human"),
+    ("human: reports on one line of N calls", reports_on_one_line, 10_000, "human"),
     ("Markdown: N quote levels of fences", markdown_nesting, 1_000, "check"),
     ("convert --to json: N keys", None, 5_000, "convert"),
 ]
@@ -108,6 +114,7 @@ def convert_keys(n):
 def run(command, path):
     args = {
         "check": [BIN, "check", path, "--output-format", "json"],
+        "human": [BIN, "check", path],
         "fix": [BIN, "check", "--fix", path, "--output-format", "json"],
         "convert": [BIN, "convert", "--to", "json", path],
     }[command]

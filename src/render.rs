@@ -8,6 +8,9 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+mod long_lines;
+use long_lines::{LongLines, Windowed};
+
 /// The diagnostics of one file, with the text their spans index into.
 pub struct FileDiagnostics<'a> {
     pub path: &'a str,
@@ -18,7 +21,8 @@ pub struct FileDiagnostics<'a> {
 /// The output formats of `check --output-format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// Reports with the source lines and labels (the default).
+    /// Reports with the source lines and labels (the default); a line over 400
+    /// bytes is shown only around the labels.
     Human,
     /// One line per diagnostic: `path:line:col: CODE message`.
     Concise,
@@ -524,6 +528,9 @@ struct HumanSource<'t> {
     /// The lines the reports show, when `source` holds only those.
     shown: Option<ShownLines>,
     source: ariadne::Source<Cow<'t, str>>,
+    /// The text's lines, when one is long: the reports that show one read their
+    /// own text, not `source`.
+    long_lines: Option<LongLines>,
 }
 
 impl<'t> HumanSource<'t> {
@@ -552,6 +559,7 @@ impl<'t> HumanSource<'t> {
             bom,
             shown,
             source: ariadne::Source::from(source),
+            long_lines: LongLines::new(text),
         }
     }
 
@@ -598,11 +606,7 @@ impl ShownLines {
     /// As [`ShownLines::new`], for at most `limit` bytes of kept lines.
     fn at_most(text: &str, spans: &[Span], limit: usize) -> Option<(ShownLines, String)> {
         let bytes = text.as_bytes();
-        let other_breaks = ["\u{85}", "\u{2028}", "\u{2029}"];
-        if memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some()
-            || (memchr::memchr2(0xC2, 0xE2, bytes).is_some()
-                && other_breaks.iter().any(|b| text.contains(b)))
-        {
+        if !long_lines::breaks_only_at_line_feeds(text) {
             return None;
         }
         // Whole lines to keep, as sorted byte ranges. A span is read from the byte
@@ -675,6 +679,79 @@ impl ShownLines {
 /// Writes one report to `out`: a buffer, not any writer, because ariadne writes a
 /// report a character at a time and a buffer takes each without a virtual call.
 fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> io::Result<()> {
+    if let Some(long_lines) = &file.long_lines {
+        let spans: Vec<Span> = std::iter::once(&d.span)
+            .chain(
+                d.related
+                    .iter()
+                    .filter(|r| r.path.is_none())
+                    .map(|r| &r.span),
+            )
+            .map(|span| without_bom(file.text, file.bom, span))
+            .collect();
+        match long_lines.window(file.text, &spans) {
+            None => {}
+            Some(Windowed::Shown {
+                text,
+                shown,
+                header,
+            }) => {
+                let source = ariadne::Source::from(text);
+                let shift = |span: &Span| {
+                    let span = without_bom(file.text, file.bom, span);
+                    shown.offset(span.start)..shown.offset(span.end)
+                };
+                let report_start = out.len();
+                write_report(out, &file.path, &source, d, color, Labels::Shown(&shift))?;
+                long_lines::correct_header(out, report_start, &d.message, &file.path, &header);
+                return Ok(());
+            }
+            Some(Windowed::TooFar { line, column }) => {
+                // ariadne writes a report without labels as its first line alone.
+                write_report(out, &file.path, &file.source, d, color, Labels::Omitted)?;
+                writeln!(
+                    out,
+                    " at {}:{line}:{column}: the line is too long to show this far into the file",
+                    file.path
+                )?;
+                if let Some(help) = &d.help {
+                    writeln!(out, " Help: {help}")?;
+                }
+                if let Some(note) = fix_note(d) {
+                    writeln!(out, " Note: {note}")?;
+                }
+                return Ok(());
+            }
+        }
+    }
+    let shift = |span: &Span| file.shift(span);
+    write_report(
+        out,
+        &file.path,
+        &file.source,
+        d,
+        color,
+        Labels::Shown(&shift),
+    )
+}
+
+/// How a report places itself in its file.
+enum Labels<'s> {
+    /// With its labels, each span shifted to where `source` holds it.
+    Shown(&'s dyn Fn(&Span) -> Span),
+    /// Without labels: ariadne writes only the message line.
+    Omitted,
+}
+
+/// Writes the report of `d`, reading its lines from `source`.
+fn write_report<T: AsRef<str>>(
+    out: &mut Vec<u8>,
+    path: &str,
+    source: &ariadne::Source<T>,
+    d: &Diagnostic,
+    color: bool,
+    labels: Labels,
+) -> io::Result<()> {
     use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
     let (kind, tint) = match d.severity {
         Severity::Error => (ReportKind::Error, Color::Red),
@@ -682,9 +759,11 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
         Severity::Info => (ReportKind::Custom("info", Color::Blue), Color::Blue),
         Severity::Hint => (ReportKind::Custom("hint", Color::Cyan), Color::Cyan),
     };
-    let path = file.path.clone();
-    let shift = |span: &Span| file.shift(span);
-    let span = shift(&d.span);
+    let path = path.to_string();
+    let span = match &labels {
+        Labels::Shown(shift) => shift(&d.span),
+        Labels::Omitted => 0..0,
+    };
     let mut report = Report::build(kind, (path.clone(), span.clone()))
         .with_config(
             Config::new()
@@ -692,39 +771,50 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
                 .with_color(color),
         )
         .with_code(d.rule.code)
-        .with_message(&d.message)
-        .with_label(
-            Label::new((path.clone(), span))
-                .with_message(d.rule.name)
-                .with_color(tint),
-        );
-    for related in d.related.iter().filter(|r| r.path.is_none()) {
-        report = report.with_label(
-            Label::new((path.clone(), shift(&related.span)))
-                .with_message(&related.message)
-                .with_color(Color::Cyan),
-        );
+        .with_message(&d.message);
+    match &labels {
+        Labels::Shown(shift) => {
+            report = report.with_label(
+                Label::new((path.clone(), span))
+                    .with_message(d.rule.name)
+                    .with_color(tint),
+            );
+            for related in d.related.iter().filter(|r| r.path.is_none()) {
+                report = report.with_label(
+                    Label::new((path.clone(), shift(&related.span)))
+                        .with_message(&related.message)
+                        .with_color(Color::Cyan),
+                );
+            }
+        }
+        Labels::Omitted => {}
     }
     if let Some(help) = &d.help {
         report = report.with_help(help);
     }
-    if let Some(fix) = &d.fix {
-        let how = match fix.applicability {
-            Applicability::Safe => "fixable with --fix",
-            Applicability::Unsafe => "fixable with --fix --unsafe-fixes",
-        };
-        report = report.with_note(format!("{} ({how})", fix.message));
+    if let Some(note) = fix_note(d) {
+        report = report.with_note(note);
     }
     let report = report.finish();
     // ariadne colours custom report kinds (info, hint) even with colour off.
     let custom_kind = matches!(d.severity, Severity::Info | Severity::Hint);
     if color || !custom_kind {
-        return report.write((path, &file.source), out);
+        return report.write((path, source), out);
     }
     let mut plain = Vec::new();
-    report.write((path, &file.source), &mut plain)?;
+    report.write((path, source), &mut plain)?;
     out.extend_from_slice(&strip_ansi(&plain));
     Ok(())
+}
+
+/// The note a report with a fix ends with: what the fix does and how to apply it.
+fn fix_note(d: &Diagnostic) -> Option<String> {
+    let fix = d.fix.as_ref()?;
+    let how = match fix.applicability {
+        Applicability::Safe => "fixable with --fix",
+        Applicability::Unsafe => "fixable with --fix --unsafe-fixes",
+    };
+    Some(format!("{} ({how})", fix.message))
 }
 
 /// `bytes` without ANSI colour sequences (`ESC [ ... m`).
@@ -842,7 +932,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// Each diagnostic's human report, read from `source`.
-    fn reports(source: &HumanSource, diagnostics: &[Diagnostic]) -> Vec<String> {
+    pub(super) fn reports(source: &HumanSource, diagnostics: &[Diagnostic]) -> Vec<String> {
         diagnostics
             .iter()
             .map(|d| {
@@ -916,6 +1006,7 @@ mod tests {
                 bom: whole.bom,
                 shown: Some(lines),
                 source: ariadne::Source::from(Cow::Owned(shown_text)),
+                long_lines: None,
             };
             prop_assert_eq!(reports(&shown, &diagnostics), reports(&whole, &diagnostics));
         }
