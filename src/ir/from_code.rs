@@ -60,6 +60,13 @@ pub fn decode(payload: &Payload) -> Ir {
             .map(decode_constraint)
             .collect();
     }
+    // One entity per argument: reserved at once, as a line of many calls has as
+    // many entities, and a growing vector would hold up to twice the room.
+    let arguments = payload
+        .actions
+        .iter()
+        .flat_map(|call| call.args.iter().flatten());
+    ir.entities.reserve_exact(arguments.count());
     let mut actions = payload.actions.iter();
     if let Some(primary) = actions.next() {
         ir.intent = Some(action_code(&primary.name));
