@@ -91,6 +91,7 @@ CASES = [
     ("SL303: one req_id, N uses", jsonl_same_req_id, 10_000, "check"),
     ("one long non-ASCII line", long_non_ascii_line, 40_000, "check"),
     ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),
+    ("--fix: N fixes on one line", reports_on_one_line, 62_500, "fix"),
     ("N used suppressions", used_suppressions, 10_000, "check"),
     ("one comment with N codes", one_comment_many_codes, 10_000, "check"),
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),

@@ -175,28 +175,33 @@ type FixKey = (SameFix, usize);
 /// A fix's rule, message and edits (each with the text it replaces).
 type SameFix = (&'static str, String, Vec<(String, String)>);
 
-/// Each diagnostic of one round (in position order) with its key.
+/// Each diagnostic of one round (in position order) that has a fix, with its key.
+/// The others play no part in the round: a line of a million calls has a million
+/// such reports beside its million fixes, and keying them too took half the memory.
 fn keyed(
     text: &str,
     diagnostics: Vec<Diagnostic>,
 ) -> impl Iterator<Item = (Diagnostic, FixKey)> + '_ {
     let mut seen: HashMap<SameFix, usize> = HashMap::new();
-    diagnostics.into_iter().map(move |diagnostic| {
-        let edits = diagnostic
-            .fix
-            .iter()
-            .flat_map(|f| &f.edits)
-            .map(|e| {
-                let replaced = text.get(e.span.clone()).unwrap_or_default();
-                (replaced.to_string(), e.content.clone())
-            })
-            .collect();
-        let fix = (diagnostic.code(), diagnostic.message.clone(), edits);
-        let count = seen.entry(fix.clone()).or_insert(0);
-        *count += 1;
-        let key = (fix, *count);
-        (diagnostic, key)
-    })
+    diagnostics
+        .into_iter()
+        .filter(|d| d.fix.is_some())
+        .map(move |diagnostic| {
+            let edits = diagnostic
+                .fix
+                .iter()
+                .flat_map(|f| &f.edits)
+                .map(|e| {
+                    let replaced = text.get(e.span.clone()).unwrap_or_default();
+                    (replaced.to_string(), e.content.clone())
+                })
+                .collect();
+            let fix = (diagnostic.code(), diagnostic.message.clone(), edits);
+            let count = seen.entry(fix.clone()).or_insert(0);
+            *count += 1;
+            let key = (fix, *count);
+            (diagnostic, key)
+        })
 }
 
 /// The index of `item`, an element of `items`, in `items`.
