@@ -74,26 +74,21 @@ pub(super) struct Header {
 impl LongLines {
     /// The lines of `text`, when one is longer than [`LONG_LINE`] bytes.
     pub(super) fn new(text: &str) -> Option<LongLines> {
-        if text.len() <= LONG_LINE {
-            return None;
-        }
         let bytes = text.as_bytes();
+        // Nearly every file has no long line: learn that a window at a time, without
+        // visiting each line. ariadne's lines are runs without `\n` or shorter.
+        let mut line_start = 0;
+        loop {
+            let window = bytes.get(line_start..line_start + LONG_LINE + 1)?;
+            match memchr::memrchr(b'\n', window) {
+                Some(last_break) => line_start += last_break + 1,
+                None => break,
+            }
+        }
         let starts: Vec<usize> = if breaks_only_at_line_feeds(text) {
-            let mut line_start = 0;
-            let mut any_long = false;
-            for i in memchr::memchr_iter(b'\n', bytes) {
-                if i - line_start > LONG_LINE {
-                    any_long = true;
-                    break;
-                }
-                line_start = i + 1;
-            }
-            if !any_long && bytes.len() - line_start <= LONG_LINE {
-                return None;
-            }
             std::iter::once(0)
                 .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
-                .filter(|&start| start == 0 || start < bytes.len())
+                .filter(|&start| start < bytes.len())
                 .collect()
         } else {
             // ariadne's own split, `\r\n` taken as one break.
