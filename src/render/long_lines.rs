@@ -17,7 +17,7 @@ use crate::source::{floor_char_boundary, Span};
 use std::cell::Cell;
 
 /// Lines longer than this many bytes (without their line break) are cut.
-pub(super) const LONG_LINE: usize = 400;
+const LONG_LINE: usize = 400;
 
 /// Bytes of a long line shown on each side of a label's start and end.
 const WINDOW: usize = 60;
@@ -66,9 +66,9 @@ pub(super) enum Windowed {
 /// The header ariadne writes for a windowed report (`path:line:column`), with the
 /// column counted in the window, and the column in the whole line to write instead.
 pub(super) struct Header {
-    pub line: usize,
-    pub windowed_column: usize,
-    pub column: usize,
+    line: usize,
+    windowed_column: usize,
+    column: usize,
 }
 
 impl LongLines {
