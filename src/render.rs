@@ -4,11 +4,12 @@
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
 use crate::source::{Location, Locator, Span};
-use serde::Serialize;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+mod json_writer;
 mod long_lines;
+use json_writer::{JsonWriter, Layout};
 use long_lines::{LongLines, Windowed};
 
 /// The diagnostics of one file, with the text their spans index into.
@@ -36,21 +37,9 @@ pub enum OutputFormat {
     Sarif,
 }
 
-#[derive(Serialize)]
-struct JsonEdit {
-    start: Location,
-    end: Location,
-    content: String,
-}
-
-#[derive(Serialize)]
-struct JsonFix<'a> {
-    applicability: Applicability,
-    message: &'a str,
-    edits: Vec<JsonEdit>,
-}
-
-#[derive(Serialize)]
+/// A diagnostic as the JSON formats print it. serde_json would write the same
+/// bytes (the tests compare), but [`JsonDiagnostic::write`] writes them directly.
+#[cfg_attr(test, derive(serde::Serialize))]
 struct JsonDiagnostic<'a> {
     code: &'a str,
     name: &'a str,
@@ -61,18 +50,92 @@ struct JsonDiagnostic<'a> {
     start: Location,
     end: Location,
     fix: Option<JsonFix<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, serde(skip_serializing_if = "Option::is_none"))]
     protocol_error: Option<&'a str>,
+}
+
+#[cfg_attr(test, derive(serde::Serialize))]
+struct JsonFix<'a> {
+    applicability: Applicability,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[cfg_attr(test, derive(serde::Serialize))]
+struct JsonEdit<'a> {
+    start: Location,
+    end: Location,
+    content: &'a str,
+}
+
+impl JsonDiagnostic<'_> {
+    /// Writes the diagnostic as one JSON object.
+    fn write(&self, json: &mut JsonWriter) {
+        json.open(b'{');
+        json.string_member("code", self.code);
+        json.string_member("name", self.name);
+        json.string_member("severity", self.severity.as_str());
+        json.string_member("message", self.message);
+        json.key("help");
+        match self.help {
+            Some(help) => json.string(help),
+            None => json.null(),
+        }
+        json.string_member("path", self.path);
+        json.key("start");
+        write_location(json, self.start);
+        json.key("end");
+        write_location(json, self.end);
+        json.key("fix");
+        match &self.fix {
+            Some(fix) => {
+                json.open(b'{');
+                let applicability = match fix.applicability {
+                    Applicability::Safe => "safe",
+                    Applicability::Unsafe => "unsafe",
+                };
+                json.string_member("applicability", applicability);
+                json.string_member("message", fix.message);
+                json.key("edits");
+                json.open(b'[');
+                for edit in &fix.edits {
+                    json.element();
+                    json.open(b'{');
+                    json.key("start");
+                    write_location(json, edit.start);
+                    json.key("end");
+                    write_location(json, edit.end);
+                    json.string_member("content", edit.content);
+                    json.close(b'}');
+                }
+                json.close(b']');
+                json.close(b'}');
+            }
+            None => json.null(),
+        }
+        if let Some(protocol_error) = self.protocol_error {
+            json.string_member("protocol_error", protocol_error);
+        }
+        json.close(b'}');
+    }
+}
+
+fn write_location(json: &mut JsonWriter, location: Location) {
+    json.open(b'{');
+    json.number_member("line", location.line);
+    json.number_member("column", location.column);
+    json.number_member("offset", location.offset);
+    json.close(b'}');
 }
 
 fn json_diagnostics<'a>(file: &'a FileDiagnostics<'a>) -> impl Iterator<Item = JsonDiagnostic<'a>> {
     let locator = Locator::new(file.text);
     file.diagnostics.iter().map(move |d| {
         let locate = |offset| locator.location(offset);
-        let edit = |e: &Edit| JsonEdit {
+        let edit = |e: &'a Edit| JsonEdit {
             start: locate(e.span.start),
             end: locate(e.span.end),
-            content: e.content.clone(),
+            content: &e.content,
         };
         JsonDiagnostic {
             code: d.rule.code,
@@ -140,14 +203,14 @@ pub fn render_file(
             for diagnostic in json_diagnostics(file) {
                 // Each line of the object two spaces in, as an element of the array.
                 out.extend_from_slice(b",\n  ");
-                write_pretty_at(&mut out, &diagnostic, 1)?;
+                diagnostic.write(&mut JsonWriter::new(&mut out, Layout::Pretty { depth: 1 }));
                 array_elements += 1;
             }
         }
         OutputFormat::JsonLines => {
             for diagnostic in json_diagnostics(file) {
-                serde_json::to_writer(&mut out, &diagnostic)?;
-                writeln!(out)?;
+                diagnostic.write(&mut JsonWriter::new(&mut out, Layout::Compact));
+                out.push(b'\n');
             }
         }
         OutputFormat::Concise => {
@@ -339,132 +402,77 @@ fn write_pretty_at<W: Write>(
     Ok(())
 }
 
-/// One SARIF result. The fields of these types are declared in sorted order, the
-/// order serde_json gave them when the results were built as `json!` values.
-#[derive(Serialize)]
-struct SarifResult<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fixes: Option<[SarifFix<'a>; 1]>,
-    level: &'static str,
-    locations: [SarifLocation<'a>; 1],
-    message: SarifText<String>,
-    #[serde(rename = "ruleId")]
-    rule_id: &'static str,
-    #[serde(rename = "ruleIndex")]
-    rule_index: usize,
-}
-
-#[derive(Serialize)]
-struct SarifText<T> {
-    text: T,
-}
-
-#[derive(Serialize)]
-struct SarifArtifact<'a> {
-    uri: &'a str,
-}
-
-#[derive(Serialize)]
-struct SarifLocation<'a> {
-    #[serde(rename = "physicalLocation")]
-    physical_location: SarifPhysicalLocation<'a>,
-}
-
-#[derive(Serialize)]
-struct SarifPhysicalLocation<'a> {
-    #[serde(rename = "artifactLocation")]
-    artifact_location: SarifArtifact<'a>,
-    region: SarifRegion,
-}
-
-/// Lines and columns from 1, columns in Unicode code points (`columnKind`).
-#[derive(Serialize)]
-struct SarifRegion {
-    #[serde(rename = "endColumn")]
-    end_column: usize,
-    #[serde(rename = "endLine")]
-    end_line: usize,
-    #[serde(rename = "startColumn")]
-    start_column: usize,
-    #[serde(rename = "startLine")]
-    start_line: usize,
-}
-
-#[derive(Serialize)]
-struct SarifFix<'a> {
-    #[serde(rename = "artifactChanges")]
-    artifact_changes: [SarifArtifactChange<'a>; 1],
-    description: SarifText<&'a str>,
-}
-
-#[derive(Serialize)]
-struct SarifArtifactChange<'a> {
-    #[serde(rename = "artifactLocation")]
-    artifact_location: SarifArtifact<'a>,
-    replacements: Vec<SarifReplacement<'a>>,
-}
-
-#[derive(Serialize)]
-struct SarifReplacement<'a> {
-    #[serde(rename = "deletedRegion")]
-    deleted_region: SarifRegion,
-    #[serde(rename = "insertedContent")]
-    inserted_content: SarifText<&'a str>,
-}
-
 /// Writes one file's SARIF results to `out`, each after a `,\n` and pretty-printed
-/// as an element of the log's `results`; returns how many.
+/// as an element of the log's `results`; returns how many. Each object's keys are
+/// in sorted order, the order serde_json gave them when the log was built as a
+/// `serde_json::Value`.
 fn write_sarif_results(out: &mut Vec<u8>, file: &FileDiagnostics) -> io::Result<usize> {
     let locator = Locator::new(file.text);
     let uri = artifact_uri(file.path);
-    let region = |span: &std::ops::Range<usize>| {
+    // Lines and columns from 1, columns in Unicode code points (`columnKind`).
+    let region = |json: &mut JsonWriter, key: &str, span: &Span| {
         let start = locator.location(span.start);
         let end = locator.location(span.end);
-        SarifRegion {
-            end_column: end.column,
-            end_line: end.line,
-            start_column: start.column,
-            start_line: start.line,
-        }
+        json.key(key);
+        json.open(b'{');
+        json.number_member("endColumn", end.column);
+        json.number_member("endLine", end.line);
+        json.number_member("startColumn", start.column);
+        json.number_member("startLine", start.line);
+        json.close(b'}');
+    };
+    let artifact_location = |json: &mut JsonWriter| {
+        json.key("artifactLocation");
+        json.open(b'{');
+        json.string_member("uri", &uri);
+        json.close(b'}');
+    };
+    let text = |json: &mut JsonWriter, key: &str, parts: &[&str]| {
+        json.key(key);
+        json.open(b'{');
+        json.key("text");
+        json.string_of(parts);
+        json.close(b'}');
     };
     for d in file.diagnostics {
-        let message = match &d.help {
-            Some(help) => format!("{} ({help})", d.message),
-            None => d.message.clone(),
-        };
-        let fixes = d.fix.as_ref().map(|fix| {
-            [SarifFix {
-                artifact_changes: [SarifArtifactChange {
-                    artifact_location: SarifArtifact { uri: &uri },
-                    replacements: fix
-                        .edits
-                        .iter()
-                        .map(|e| SarifReplacement {
-                            deleted_region: region(&e.span),
-                            inserted_content: SarifText { text: &e.content },
-                        })
-                        .collect(),
-                }],
-                description: SarifText { text: &fix.message },
-            }]
-        });
-        let result = SarifResult {
-            fixes,
-            level: sarif_level(d.severity),
-            locations: [SarifLocation {
-                physical_location: SarifPhysicalLocation {
-                    artifact_location: SarifArtifact { uri: &uri },
-                    region: region(&d.span),
-                },
-            }],
-            message: SarifText { text: message },
-            rule_id: d.rule.code,
-            // A rule's id is its place in the registry, where `tool.driver.rules`
-            // lists it.
-            rule_index: d.rule.id.index(),
-        };
         out.extend_from_slice(b",\n        ");
-        write_pretty_at(&mut *out, &result, 4)?;
+        let json = &mut JsonWriter::new(out, Layout::Pretty { depth: 4 });
+        json.open(b'{');
+        if let Some(fix) = &d.fix {
+            json.open_array_of_one_object("fixes");
+            json.open_array_of_one_object("artifactChanges");
+            artifact_location(json);
+            json.key("replacements");
+            json.open(b'[');
+            for edit in &fix.edits {
+                json.element();
+                json.open(b'{');
+                region(json, "deletedRegion", &edit.span);
+                text(json, "insertedContent", &[&edit.content]);
+                json.close(b'}');
+            }
+            json.close(b']');
+            json.close_array_of_one_object();
+            text(json, "description", &[&fix.message]);
+            json.close_array_of_one_object();
+        }
+        json.string_member("level", sarif_level(d.severity));
+        json.open_array_of_one_object("locations");
+        json.key("physicalLocation");
+        json.open(b'{');
+        artifact_location(json);
+        region(json, "region", &d.span);
+        json.close(b'}');
+        json.close_array_of_one_object();
+        match &d.help {
+            Some(help) => text(json, "message", &[&d.message, " (", help, ")"]),
+            None => text(json, "message", &[&d.message]),
+        }
+        json.string_member("ruleId", d.rule.code);
+        // A rule's id is its place in the registry, where `tool.driver.rules`
+        // lists it.
+        json.number_member("ruleIndex", d.rule.id.index());
+        json.close(b'}');
     }
     Ok(file.diagnostics.len())
 }
@@ -941,6 +949,93 @@ mod tests {
                 String::from_utf8(out).unwrap()
             })
             .collect()
+    }
+
+    fn location() -> impl Strategy<Value = Location> {
+        (0..100_000usize, 0..100_000usize, 0..10_000_000usize).prop_map(|(line, column, offset)| {
+            Location {
+                line,
+                column,
+                offset,
+            }
+        })
+    }
+
+    fn json_edit() -> impl Strategy<Value = (Location, Location, String)> {
+        (location(), location(), "\\PC*|[\u{0}-\u{1f}\"\\\\a]*")
+    }
+
+    proptest! {
+        /// A SARIF log with any messages, helps and fixes is the log serde_json
+        /// writes: its keys sorted, its strings escaped, its layout pretty.
+        #[test]
+        fn sarif_logs_are_written_as_serde_json_writes_them(
+            message in "(\\PC|[\u{0}-\u{1f}\"\\\\])*",
+            help in proptest::option::of("(\\PC|[\n\"])*"),
+            fix in proptest::option::of(("\\PC*", proptest::collection::vec("(\\PC|[\t\\\\])*", 0..3))),
+        ) {
+            let text = "a(b)\ncancel(order) é北\n";
+            let diagnostics = [Diagnostic {
+                rule: crate::rules::registry::RULES[0].meta(),
+                severity: Severity::Warning,
+                message,
+                help: help.map(Into::into),
+                span: 2..text.len(),
+                fix: fix.map(|(message, contents)| {
+                    let edits = contents.into_iter().enumerate().map(|(i, content)| Edit::replace(i..i + 1, content)).collect();
+                    Box::new(crate::diagnostics::Fix::safe(message, edits))
+                }),
+                related: Vec::new(),
+            }];
+            let file = FileDiagnostics { path: "dir/a b.silp", text, diagnostics: &diagnostics };
+            let mut out = Vec::new();
+            write(&mut out, &[file], OutputFormat::Sarif, false).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+            prop_assert_eq!(out, serde_json::to_string_pretty(&log).unwrap() + "\n");
+        }
+    }
+
+    proptest! {
+        /// Each JSON format writes a diagnostic as serde_json serializes it.
+        #[test]
+        fn json_diagnostics_are_written_as_serde_json_writes_them(
+            message in "(\\PC|[\u{0}-\u{1f}\"\\\\])*",
+            help in proptest::option::of("\\PC*"),
+            path in "[a-z/ é\\\\\"]*",
+            severity in prop_oneof![Just(Severity::Error), Just(Severity::Warning), Just(Severity::Info), Just(Severity::Hint)],
+            (start, end) in (location(), location()),
+            fix in proptest::option::of((any::<bool>(), "\\PC*", proptest::collection::vec(json_edit(), 0..3))),
+            protocol_error in proptest::option::of("E[0-9]{3}"),
+        ) {
+            let edits: Vec<JsonEdit> = fix.iter().flat_map(|(_, _, edits)| edits).map(|(start, end, content)| JsonEdit { start: *start, end: *end, content }).collect();
+            let diagnostic = JsonDiagnostic {
+                code: "SL101",
+                name: "some-rule",
+                severity,
+                message: &message,
+                help: help.as_deref(),
+                path: &path,
+                start,
+                end,
+                fix: fix.as_ref().map(|(safe, message, _)| JsonFix {
+                    applicability: if *safe { Applicability::Safe } else { Applicability::Unsafe },
+                    message,
+                    edits,
+                }),
+                protocol_error: protocol_error.as_deref(),
+            };
+            for depth in 0..3 {
+                let mut ours = Vec::new();
+                diagnostic.write(&mut JsonWriter::new(&mut ours, Layout::Pretty { depth }));
+                let mut serde = Vec::new();
+                write_pretty_at(&mut serde, &diagnostic, depth).unwrap();
+                prop_assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(serde).unwrap());
+            }
+            let mut ours = Vec::new();
+            diagnostic.write(&mut JsonWriter::new(&mut ours, Layout::Compact));
+            prop_assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(&diagnostic).unwrap());
+        }
     }
 
     proptest! {

@@ -414,8 +414,9 @@ fn skip_white_space(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// The index of the first quote, backslash or control character from `pos` on (or
-/// the end): a string's plain run, checked eight bytes at a time.
-fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
+/// the end): a string's plain run, checked eight bytes at a time. The bytes a JSON
+/// string must escape are exactly these, so writing one finds them the same way.
+pub(crate) fn plain_run_end(bytes: &[u8], mut pos: usize) -> usize {
     const ONES: u64 = broadcast(0x01);
     const HIGH_BITS: u64 = broadcast(0x80);
     while let Some(chunk) = bytes.get(pos..pos + 8) {
