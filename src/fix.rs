@@ -96,10 +96,25 @@ fn fix_documents(
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
         let current_text = current.document().text;
-        let (diagnostics, keys): (Vec<Diagnostic>, Vec<FixKey>) =
-            keyed(current_text, lint(current.document()))
+        // Only the diagnostics with a fix play a part in the round: a line of a
+        // million calls has a million other reports beside its million fixes.
+        let mut diagnostics: Vec<Diagnostic> = lint(current.document())
+            .into_iter()
+            .filter(|d| d.fix.is_some())
+            .collect();
+        // The fixes' keys are needed only once a fix is refused: to leave it out
+        // of this round's lint, or to remember it when it is refused.
+        let mut keys: Option<Vec<FixKey>> = None;
+        if !refused_fixes.is_empty() {
+            let all_keys = fix_keys(current_text, &diagnostics);
+            let (kept, kept_keys) = diagnostics
+                .into_iter()
+                .zip(all_keys)
                 .filter(|(_, key)| !refused_fixes.contains(key))
                 .unzip();
+            diagnostics = kept;
+            keys = Some(kept_keys);
+        }
         let mut chosen = choose(current_text, &diagnostics, unsafe_fixes);
         // A fix the meaning check refuses is left out and the round tried again
         // with the others, so one bad fix does not hold back the rest of the file.
@@ -128,6 +143,7 @@ fn fix_documents(
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
                     }
+                    let keys = keys.get_or_insert_with(|| fix_keys(current_text, &diagnostics));
                     refused_fixes
                         .extend(bad.iter().map(|&d| keys[index_in(&diagnostics, d)].clone()));
                     refused.extend(refusals.into_iter().map(|refusal| refusal.message));
@@ -175,18 +191,12 @@ type FixKey = (SameFix, usize);
 /// A fix's rule, message and edits (each with the text it replaces).
 type SameFix = (&'static str, String, Vec<(String, String)>);
 
-/// Each diagnostic of one round (in position order) that has a fix, with its key.
-/// The others play no part in the round: a line of a million calls has a million
-/// such reports beside its million fixes, and keying them too took half the memory.
-fn keyed(
-    text: &str,
-    diagnostics: Vec<Diagnostic>,
-) -> impl Iterator<Item = (Diagnostic, FixKey)> + '_ {
+/// The key of each diagnostic of one round (in position order, each with a fix).
+fn fix_keys(text: &str, diagnostics: &[Diagnostic]) -> Vec<FixKey> {
     let mut seen: HashMap<SameFix, usize> = HashMap::new();
     diagnostics
-        .into_iter()
-        .filter(|d| d.fix.is_some())
-        .map(move |diagnostic| {
+        .iter()
+        .map(|diagnostic| {
             let edits = diagnostic
                 .fix
                 .iter()
@@ -199,9 +209,9 @@ fn keyed(
             let fix = (diagnostic.code(), diagnostic.message.clone(), edits);
             let count = seen.entry(fix.clone()).or_insert(0);
             *count += 1;
-            let key = (fix, *count);
-            (diagnostic, key)
+            (fix, *count)
         })
+        .collect()
 }
 
 /// The index of `item`, an element of `items`, in `items`.
