@@ -92,6 +92,7 @@ CASES = [
     ("one long non-ASCII line", long_non_ascii_line, 40_000, "check"),
     ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),
     ("--fix: N fixes on one line", reports_on_one_line, 62_500, "fix"),
+    ("--fix: one fix per line, N lines", one_diagnostic_per_line, 62_500, "fix"),
     ("N used suppressions", used_suppressions, 10_000, "check"),
     ("one comment with N codes", one_comment_many_codes, 10_000, "check"),
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
@@ -149,7 +150,8 @@ def main():
         flags = []
         if growth > 2 * s16 / s1 and t16 > 0.2:
             flags.append("FASTER THAN LINEAR")
-        if s16 <= 10_000_000 and (t16 > LIMIT_SECONDS or m16 > LIMIT_MIB):
+        # As the table prints it: a row of "10.00 MB" is held to the bound.
+        if round(s16 / 1e6, 2) <= 10 and (t16 > LIMIT_SECONDS or m16 > LIMIT_MIB):
             flags.append("OVER BOUND")
         failed |= bool(flags)
         print(f"{name:38} {cells[0]:>22} {cells[1]:>22} {cells[2]:>22}  {growth:5.1f}x {' '.join(flags)}")

@@ -85,7 +85,8 @@ impl<'o> JsonWriter<'o> {
     }
 
     /// Starts the member `key` (plain ASCII, nothing to escape) of the innermost
-    /// object; its value comes next.
+    /// object; its value comes next. Always inlined: each key is then a constant,
+    /// copied by a few moves instead of a call (−0.7% of a JSON run).
     #[inline(always)]
     pub(super) fn key(&mut self, key: &str) {
         self.element();
@@ -123,12 +124,6 @@ impl<'o> JsonWriter<'o> {
     }
 
     #[inline]
-    pub(super) fn number(&mut self, number: usize) {
-        self.out
-            .extend_from_slice(itoa::Buffer::new().format(number).as_bytes());
-    }
-
-    #[inline]
     pub(super) fn null(&mut self) {
         self.out.extend_from_slice(b"null");
     }
@@ -144,7 +139,8 @@ impl<'o> JsonWriter<'o> {
     #[inline]
     pub(super) fn number_member(&mut self, key: &str, number: usize) {
         self.key(key);
-        self.number(number);
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(number).as_bytes());
     }
 }
 
