@@ -54,6 +54,15 @@ pub enum Applicability {
     Unsafe,
 }
 
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
 /// Replace the bytes of `span` with `content`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {

@@ -90,11 +90,7 @@ impl JsonDiagnostic<'_> {
         match &self.fix {
             Some(fix) => {
                 json.open(b'{');
-                let applicability = match fix.applicability {
-                    Applicability::Safe => "safe",
-                    Applicability::Unsafe => "unsafe",
-                };
-                json.string_member("applicability", applicability);
+                json.string_member("applicability", fix.applicability.as_str());
                 json.string_member("message", fix.message);
                 json.key("edits");
                 json.open(b'[');
@@ -551,10 +547,7 @@ impl<'t> HumanSource<'t> {
         let spans: Vec<Span> = file
             .diagnostics
             .iter()
-            .flat_map(|d| {
-                let related = d.related.iter().filter(|r| r.path.is_none());
-                std::iter::once(&d.span).chain(related.map(|r| &r.span))
-            })
+            .flat_map(labelled_spans)
             .map(|span| without_bom(text, bom, span))
             .collect();
         let (shown, source) = match ShownLines::new(text, &spans) {
@@ -688,13 +681,7 @@ impl ShownLines {
 /// report a character at a time and a buffer takes each without a virtual call.
 fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> io::Result<()> {
     if let Some(long_lines) = &file.long_lines {
-        let spans: Vec<Span> = std::iter::once(&d.span)
-            .chain(
-                d.related
-                    .iter()
-                    .filter(|r| r.path.is_none())
-                    .map(|r| &r.span),
-            )
+        let spans: Vec<Span> = labelled_spans(d)
             .map(|span| without_bom(file.text, file.bom, span))
             .collect();
         match long_lines.window(file.text, &spans) {
@@ -743,6 +730,16 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
     )
 }
 
+/// The related locations of `d` in its own file: a report labels those.
+fn same_file_related(d: &Diagnostic) -> impl Iterator<Item = &crate::diagnostics::Related> {
+    d.related.iter().filter(|r| r.path.is_none())
+}
+
+/// The spans a report of `d` labels: its own, then its related ones in its file.
+fn labelled_spans(d: &Diagnostic) -> impl Iterator<Item = &Span> {
+    std::iter::once(&d.span).chain(same_file_related(d).map(|r| &r.span))
+}
+
 /// How a report places itself in its file.
 enum Labels<'s> {
     /// With its labels, each span shifted to where `source` holds it.
@@ -787,7 +784,7 @@ fn write_report<T: AsRef<str>>(
                     .with_message(d.rule.name)
                     .with_color(tint),
             );
-            for related in d.related.iter().filter(|r| r.path.is_none()) {
+            for related in same_file_related(d) {
                 report = report.with_label(
                     Label::new((path.clone(), shift(&related.span)))
                         .with_message(&related.message)

@@ -403,6 +403,15 @@ pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
     offset
 }
 
+/// The smallest char boundary not before `offset` (clamped to the text length).
+pub fn ceil_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset += 1;
+    }
+    offset
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

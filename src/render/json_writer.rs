@@ -118,7 +118,7 @@ impl<'o> JsonWriter<'o> {
     pub(super) fn string_of(&mut self, parts: &[&str]) {
         self.out.push(b'"');
         for part in parts {
-            push_escaped(self.out, part);
+            push_json_escaped(self.out, part);
         }
         self.out.push(b'"');
     }
@@ -146,7 +146,7 @@ impl<'o> JsonWriter<'o> {
 
 /// `text` escaped for a JSON string as serde_json escapes it: `"`, `\` and the
 /// control characters (by their short escapes where JSON has one), nothing else.
-fn push_escaped(out: &mut Vec<u8>, text: &str) {
+fn push_json_escaped(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     let mut plain_from = 0;
     loop {

@@ -13,7 +13,7 @@
 //! place in a note.
 
 use super::ShownLines;
-use crate::source::{floor_char_boundary, Span};
+use crate::source::{ceil_char_boundary, floor_char_boundary, Span};
 use std::cell::Cell;
 
 /// Lines longer than this many bytes (without their line break) are cut.
@@ -298,15 +298,6 @@ pub(super) fn breaks_only_at_line_feeds(text: &str) -> bool {
             || !["\u{85}", "\u{2028}", "\u{2029}"]
                 .iter()
                 .any(|line_break| text.contains(line_break)))
-}
-
-/// The smallest char boundary not before `offset` (clamped to the text length).
-fn ceil_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset += 1;
-    }
-    offset
 }
 
 /// Writes `column` for `header.windowed_column` in the header of the report that
