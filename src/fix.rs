@@ -87,7 +87,14 @@ fn fix_documents(
     unsafe_fixes: bool,
     lint: &dyn Fn(&Document) -> Vec<Diagnostic>,
 ) -> Result<Fixed, String> {
-    let mut current = OwnedDocument::parse(Arc::from(text), kind);
+    // The text each round starts from, and its parse while it is held: a round
+    // drops the parse once it has linted it and taken its payloads' meanings, so
+    // the meaning check holds one document's tree, not two.
+    let mut current_text: Arc<str> = Arc::from(text);
+    let mut current = Some(OwnedDocument::parse(current_text.clone(), kind));
+    // The meanings of the current text's payloads, once known: a round's result
+    // is the next round's start.
+    let mut current_meanings: Option<Vec<PayloadMeaning>> = None;
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
     let mut refused: Vec<String> = Vec::new();
@@ -95,18 +102,27 @@ fn fix_documents(
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
-        let current_text = current.document().text;
+        let document = current
+            .take()
+            .unwrap_or_else(|| OwnedDocument::parse(current_text.clone(), kind));
         // Only the diagnostics with a fix play a part in the round: a line of a
         // million calls has a million other reports beside its million fixes.
-        let mut diagnostics: Vec<Diagnostic> = lint(current.document())
+        let mut diagnostics: Vec<Diagnostic> = lint(document.document())
             .into_iter()
             .filter(|d| d.fix.is_some())
             .collect();
+        // The collect reuses the lint's buffer, sized for every report.
+        diagnostics.shrink_to_fit();
+        let before = current_meanings
+            .take()
+            .unwrap_or_else(|| document_meanings(document.document()));
+        drop(document);
+        let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
         let mut keys: Option<Vec<FixKey>> = None;
         if !refused_fixes.is_empty() {
-            let all_keys = fix_keys(current_text, &diagnostics);
+            let all_keys = fix_keys(text, &diagnostics);
             let (kept, kept_keys) = diagnostics
                 .into_iter()
                 .zip(all_keys)
@@ -115,7 +131,7 @@ fn fix_documents(
             diagnostics = kept;
             keys = Some(kept_keys);
         }
-        let mut chosen = choose(current_text, &diagnostics, unsafe_fixes);
+        let mut chosen = choose(text, &diagnostics, unsafe_fixes);
         // A fix the meaning check refuses is left out and the round tried again
         // with the others, so one bad fix does not hold back the rest of the file.
         let next = loop {
@@ -127,13 +143,14 @@ fn fix_documents(
                 .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
                 .collect();
             edits.sort_by_key(|e| (e.span.start, e.span.end));
-            let next = apply_edits(current_text, &edits);
-            if next == current_text {
+            let next = apply_edits(text, &edits);
+            if next == text {
                 break None;
             }
             let next = OwnedDocument::parse(Arc::from(next), kind);
-            match verify(current.document(), next.document(), &chosen) {
-                Ok(()) => break Some(next),
+            let after = document_meanings(next.document());
+            match verify(text, &before, &after, &chosen) {
+                Ok(()) => break Some((next, after)),
                 Err(refusals) => {
                     let (mut bad, mut good): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
                         chosen.iter().partition(|d| {
@@ -143,7 +160,7 @@ fn fix_documents(
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
                     }
-                    let keys = keys.get_or_insert_with(|| fix_keys(current_text, &diagnostics));
+                    let keys = keys.get_or_insert_with(|| fix_keys(text, &diagnostics));
                     refused_fixes
                         .extend(bad.iter().map(|&d| keys[index_in(&diagnostics, d)].clone()));
                     refused.extend(refusals.into_iter().map(|refusal| refusal.message));
@@ -151,13 +168,14 @@ fn fix_documents(
                 }
             }
         };
-        let Some(next) = next else {
+        let Some((next, after)) = next else {
             // Fixes refused against an earlier text are tried once more against
             // this one (a second `--fix` would try them), while that makes progress.
             if applied > applied_when_cleared && !refused_fixes.is_empty() {
                 refused_fixes.clear();
                 refused.clear();
                 applied_when_cleared = applied;
+                current_meanings = Some(before);
                 continue;
             }
             break;
@@ -166,7 +184,9 @@ fn fix_documents(
         for diagnostic in &chosen {
             *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
         }
-        current = next;
+        current_text = next.borrow_owner().clone();
+        current = Some(next);
+        current_meanings = Some(after);
     }
     if applied == 0 {
         if let Some(first) = refused.first() {
@@ -174,7 +194,7 @@ fn fix_documents(
         }
     }
     Ok(Fixed {
-        text: current.document().text.to_string(),
+        text: current_text.to_string(),
         applied,
         by_rule,
         refused,
@@ -517,9 +537,12 @@ fn moved(at: usize, by: isize) -> usize {
 /// docs): the payloads are paired up by where the edits move them, and each one
 /// that would disappear, appear, stop parsing or (where its fixes promise to keep
 /// meaning) decode differently is refused.
-fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), Vec<Refusal>> {
-    let before = document_meanings(old);
-    let after = document_meanings(new);
+fn verify(
+    old_text: &str,
+    before: &[PayloadMeaning],
+    after: &[PayloadMeaning],
+    chosen: &[&Diagnostic],
+) -> Result<(), Vec<Refusal>> {
     let map = OffsetMap::new(
         chosen
             .iter()
@@ -556,9 +579,9 @@ fn verify(old: &Document, new: &Document, chosen: &[&Diagnostic]) -> Result<(), 
             format!("the {} fix", codes.join(", "))
         }
     };
-    let index = LineIndex::new(old.text);
+    let index = LineIndex::new(old_text);
     let place = |span: &Span| {
-        let at = index.location(old.text, span.start);
+        let at = index.location(old_text, span.start);
         format!("{}:{}", at.line, at.column)
     };
     let mut refusals = Vec::new();
