@@ -203,7 +203,7 @@ pub fn format_silp_line(line: &str) -> Option<String> {
     if !parse.errors.is_empty() {
         return None;
     }
-    format_code_line(line, &parse.payload?)
+    format_code_line(line, &*parse.payload?)
 }
 
 /// The canonical form of a `.silp` line whose payload parsed without errors into
@@ -244,7 +244,7 @@ pub fn format_slip_line(line: &str) -> Option<String> {
     if !parse.errors.is_empty() {
         return None;
     }
-    format_message_line(line, &parse.message?)
+    format_message_line(line, &*parse.message?)
 }
 
 /// The canonical form of a `.slip` line that parsed without errors into `message`,

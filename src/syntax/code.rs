@@ -157,7 +157,9 @@ impl<'s> FromIterator<Option<(Separator, Call<'s>)>> for LaterActions<'s> {
 /// The result of parsing one payload: the tree (possibly partial) and the errors.
 #[derive(Clone, Debug, Default)]
 pub struct CodeParse<'s> {
-    pub payload: Option<Payload<'s>>,
+    /// Boxed: a document's items are as large as their largest kind, and every
+    /// blank, comment and JSON line would otherwise carry a payload's room.
+    pub payload: Option<Box<Payload<'s>>>,
     pub errors: Vec<SyntaxError>,
 }
 
@@ -281,7 +283,10 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     errors.dedup();
-    CodeParse { payload, errors }
+    CodeParse {
+        payload: payload.map(Box::new),
+        errors,
+    }
 }
 
 /// Parses `valid` (tokens, then the end of the payload at `end`), adding its syntax
@@ -733,7 +738,7 @@ mod tests {
     fn parse_ok(text: &str) -> Payload<'_> {
         let parse = parse_payload(text, 0);
         assert!(parse.errors.is_empty(), "{text}: {:?}", parse.errors);
-        parse.payload.expect("a payload")
+        *parse.payload.expect("a payload")
     }
 
     #[test]

@@ -107,8 +107,9 @@ pub struct SilpLine<'t> {
 #[derive(Debug)]
 pub enum SilpBody<'t> {
     Code(CodeParse<'t>),
+    /// The probe is boxed, as a code payload is (see `CodeParse`).
     Probe {
-        probe: Option<Probe<'t>>,
+        probe: Option<Box<Probe<'t>>>,
         errors: Vec<SyntaxError>,
     },
 }
@@ -417,7 +418,10 @@ fn silp_item(line: Line<'_>) -> Item<'_> {
         comment.and_then(|hash| suppression::parse_codes(&line.text[hash..], line.start + hash));
     let body = if ping::is_probe(payload) {
         let (probe, errors) = ping::parse_probe(payload, line.start);
-        SilpBody::Probe { probe, errors }
+        SilpBody::Probe {
+            probe: probe.map(Box::new),
+            errors,
+        }
     } else {
         SilpBody::Code(code::parse_payload(payload, line.start))
     };

@@ -80,7 +80,9 @@ impl<'s> Message<'s> {
 /// The result of parsing one line.
 #[derive(Clone, Debug, Default)]
 pub struct SlipParse<'s> {
-    pub message: Option<Message<'s>>,
+    /// Boxed, as a code payload is (see `CodeParse`): a document's items are as
+    /// large as their largest kind.
+    pub message: Option<Box<Message<'s>>>,
     pub errors: Vec<SyntaxError>,
 }
 
@@ -273,7 +275,7 @@ pub fn parse_message(text: &str, base: usize) -> SlipParse<'_> {
     for error in &mut errors {
         error.span = base + error.span.start..base + error.span.end;
     }
-    let message = output.and_then(|parsed| build(parsed, base));
+    let message = output.and_then(|parsed| build(parsed, base)).map(Box::new);
     SlipParse { message, errors }
 }
 
