@@ -23,6 +23,7 @@ use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine
 use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document, OwnedDocument};
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -295,7 +296,17 @@ fn choose<'d>(
 #[derive(Debug, PartialEq)]
 pub struct PayloadMeaning {
     pub span: Span,
-    pub meaning: Option<String>,
+    /// What the payload decodes to, as a digest; `None` when it does not parse.
+    pub meaning: Option<Meaning>,
+}
+
+/// The SHA-256 of a payload's decoded form (its IR, its SLIP tokens, a JSON
+/// value): meanings are only ever compared, and a fix round holds two per payload
+/// of a file (a million-line file's were 256 MB as strings).
+pub type Meaning = [u8; 32];
+
+fn digest(decoded: &str) -> Meaning {
+    Sha256::digest(decoded.as_bytes()).into()
 }
 
 /// The meaning of every payload of a file of `kind`, in file order.
@@ -318,11 +329,11 @@ fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
             Item::Blank(_) | Item::Comment { .. } => {}
             Item::Silp(silp) => out.push(PayloadMeaning {
                 span: silp.line.span(),
-                meaning: silp_meaning(silp),
+                meaning: silp_meaning(silp).as_deref().map(digest),
             }),
             Item::Slip { line, parse } => out.push(PayloadMeaning {
                 span: line.span(),
-                meaning: slip_meaning(parse),
+                meaning: slip_meaning(parse).as_deref().map(digest),
             }),
             Item::Json(json) => json_meanings(json, out),
             Item::Nlip(message) => {
@@ -399,7 +410,7 @@ fn carried_meanings(
         .collect();
     out.push(PayloadMeaning {
         span: span.clone(),
-        meaning: Some(without_strings(root, &strings).to_string()),
+        meaning: Some(digest(&without_strings(root, &strings).to_string())),
     });
     for carried in carried {
         let (string, inner) = match carried {
@@ -466,7 +477,7 @@ fn json_meaning(node: &JsonNode) -> PayloadMeaning {
     };
     PayloadMeaning {
         span: node.span.clone(),
-        meaning,
+        meaning: meaning.as_deref().map(digest),
     }
 }
 
@@ -707,6 +718,7 @@ mod tests {
     fn meanings_compare_values_not_spacing() {
         let a = payload_meanings("start( a )\n", FileKind::Silp);
         let b = payload_meanings("start(a)\n", FileKind::Silp);
+        assert!(a[0].meaning.is_some());
         assert_eq!(a[0].meaning, b[0].meaning);
         assert!(verify_same_meaning("start(a)", "start(b)", FileKind::Silp).is_err());
         assert!(verify_same_meaning("start(a)", "start(a", FileKind::Silp).is_err());

@@ -7,7 +7,7 @@ mod reference_suite;
 
 use proptest::prelude::*;
 use silp_lint::diagnostics::{Diagnostic, Edit, Fix};
-use silp_lint::fix::{fix_text, fix_with, payload_meanings};
+use silp_lint::fix::{fix_text, fix_with, payload_meanings, Meaning};
 use silp_lint::format::{format_silp_line, format_slip_line, format_text};
 use silp_lint::lint::lint_text;
 use silp_lint::rules::registry;
@@ -16,7 +16,7 @@ use silp_lint::source::FileKind;
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn meanings(text: &str, kind: FileKind) -> Vec<Option<String>> {
+fn meanings(text: &str, kind: FileKind) -> Vec<Option<Meaning>> {
     payload_meanings(text, kind)
         .into_iter()
         .map(|m| m.meaning)
