@@ -19,12 +19,14 @@ impl Word<'_> {
 /// One code-frontend payload.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Payload<'s> {
-    pub condition: Option<Condition<'s>>,
+    /// Boxed, as the else branch is: most payloads have neither, and a document
+    /// held whole (by `--fix`, by the server) keeps one payload per line.
+    pub condition: Option<Box<Condition<'s>>>,
     /// The calls; the first is the primary action.
     pub actions: Vec<Call<'s>>,
     /// The separator before each action after the first (`;` or `->`).
     pub separators: Vec<Separator>,
-    pub else_branch: Option<ElseBranch<'s>>,
+    pub else_branch: Option<Box<ElseBranch<'s>>>,
     /// A trailing `with NAME` (Appendix A.5; nonstandard).
     pub with: Option<(Span, Word<'s>)>,
     pub span: Span,
@@ -720,10 +722,10 @@ mod grammar {
                 actions.reserve_exact(1);
                 actions.insert(0, first);
                 Payload {
-                    condition,
+                    condition: condition.map(Box::new),
                     actions,
                     separators,
-                    else_branch,
+                    else_branch: else_branch.map(Box::new),
                     with,
                     span: range(e.span()),
                 }
