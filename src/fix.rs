@@ -16,16 +16,17 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::lint_document_unlimited;
+use crate::lint::lint_text_unlimited;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
+use crate::syntax::document::{is_line_oriented, line_item};
 use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine};
 use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
+use crate::syntax::region::regions;
 use crate::syntax::slip::SlipParse;
-use crate::syntax::{parse, Document, OwnedDocument};
+use crate::syntax::{parse, Document};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
 
 /// The most lint-and-fix rounds one file gets.
 pub const MAX_ROUNDS: usize = 10;
@@ -64,35 +65,25 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    fix_documents(text, kind, unsafe_fixes, &|document| {
-        lint_document_unlimited(document, settings).diagnostics
+    fix_with(text, kind, unsafe_fixes, &|text| {
+        lint_text_unlimited(text, kind, settings)
     })
 }
 
 /// [`fix_text`] with the linting step given: `lint` returns the diagnostics of a
 /// text of `kind` (what a test supplies).
+///
+/// A round holds the text it started from, its fixes, and the meanings of the
+/// payloads of the text before and after them. No round holds a tree while it
+/// lints: the lint and the meanings of a line-oriented file take it a line at a
+/// time, so a large file costs memory for its fixes, not for its parse.
 pub fn fix_with(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
     lint: &dyn Fn(&str) -> Vec<Diagnostic>,
 ) -> Result<Fixed, String> {
-    fix_documents(text, kind, unsafe_fixes, &|document| lint(document.text))
-}
-
-/// The fix loop over parsed documents: each round's text is parsed once, for its
-/// lint and for the meaning check against the next round's.
-fn fix_documents(
-    text: &str,
-    kind: FileKind,
-    unsafe_fixes: bool,
-    lint: &dyn Fn(&Document) -> Vec<Diagnostic>,
-) -> Result<Fixed, String> {
-    // The text each round starts from, and its parse while it is held: a round
-    // drops the parse once it has linted it and taken its payloads' meanings, so
-    // the meaning check holds one document's tree, not two.
-    let mut current_text: Arc<str> = Arc::from(text);
-    let mut current = Some(OwnedDocument::parse(current_text.clone(), kind));
+    let mut current_text = text.to_string();
     // The meanings of the current text's payloads, once known: a round's result
     // is the next round's start.
     let mut current_meanings: Option<Vec<PayloadMeaning>> = None;
@@ -103,21 +94,14 @@ fn fix_documents(
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
-        let document = current
-            .take()
-            .unwrap_or_else(|| OwnedDocument::parse(current_text.clone(), kind));
         // Only the diagnostics with a fix play a part in the round: a line of a
         // million calls has a million other reports beside its million fixes.
-        let mut diagnostics: Vec<Diagnostic> = lint(document.document())
+        let mut diagnostics: Vec<Diagnostic> = lint(&current_text)
             .into_iter()
             .filter(|d| d.fix.is_some())
             .collect();
         // The collect reuses the lint's buffer, sized for every report.
         diagnostics.shrink_to_fit();
-        let before = current_meanings
-            .take()
-            .unwrap_or_else(|| document_meanings(document.document()));
-        drop(document);
         let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
@@ -133,12 +117,16 @@ fn fix_documents(
             keys = Some(kept_keys);
         }
         let mut chosen = choose(text, &diagnostics, unsafe_fixes);
+        // A round with no fix to apply needs no meaning check (a clean file).
+        let before = current_meanings
+            .take()
+            .or_else(|| (!chosen.is_empty()).then(|| payload_meanings(text, kind)));
         // A fix the meaning check refuses is left out and the round tried again
         // with the others, so one bad fix does not hold back the rest of the file.
         let next = loop {
-            if chosen.is_empty() {
+            let Some(before) = before.as_deref().filter(|_| !chosen.is_empty()) else {
                 break None;
-            }
+            };
             let mut edits: Vec<Edit> = chosen
                 .iter()
                 .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
@@ -148,9 +136,8 @@ fn fix_documents(
             if next == text {
                 break None;
             }
-            let next = OwnedDocument::parse(Arc::from(next), kind);
-            let after = document_meanings(next.document());
-            match verify(text, &before, &after, &chosen) {
+            let after = payload_meanings(&next, kind);
+            match verify(text, before, &after, &chosen) {
                 Ok(()) => break Some((next, after)),
                 Err(refusals) => {
                     let (mut bad, mut good): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
@@ -176,7 +163,7 @@ fn fix_documents(
                 refused_fixes.clear();
                 refused.clear();
                 applied_when_cleared = applied;
-                current_meanings = Some(before);
+                current_meanings = before;
                 continue;
             }
             break;
@@ -185,8 +172,7 @@ fn fix_documents(
         for diagnostic in &chosen {
             *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
         }
-        current_text = next.borrow_owner().clone();
-        current = Some(next);
+        current_text = next;
         current_meanings = Some(after);
     }
     if applied == 0 {
@@ -195,7 +181,7 @@ fn fix_documents(
         }
     }
     Ok(Fixed {
-        text: current_text.to_string(),
+        text: current_text,
         applied,
         by_rule,
         refused,
@@ -309,9 +295,19 @@ fn digest(decoded: &str) -> Meaning {
     Sha256::digest(decoded.as_bytes()).into()
 }
 
-/// The meaning of every payload of a file of `kind`, in file order.
+/// The meaning of every payload of a file of `kind`, in file order: a
+/// line-oriented file's taken a line at a time, as the lint takes them.
 pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
-    document_meanings(&parse(text, kind))
+    if !is_line_oriented(kind) {
+        return document_meanings(&parse(text, kind));
+    }
+    let mut out = Vec::new();
+    for region in regions(text, kind) {
+        for line in region.lines() {
+            item_meanings(&line_item(kind, line, region.page()), &mut out);
+        }
+    }
+    out
 }
 
 /// The meaning of every payload of a document, in file order.
@@ -325,22 +321,26 @@ pub fn document_meanings(document: &Document) -> Vec<PayloadMeaning> {
 
 fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
     for item in &block.items {
-        match item {
-            Item::Blank(_) | Item::Comment { .. } => {}
-            Item::Silp(silp) => out.push(PayloadMeaning {
-                span: silp.line.span(),
-                meaning: silp_meaning(silp).as_deref().map(digest),
-            }),
-            Item::Slip { line, parse } => out.push(PayloadMeaning {
-                span: line.span(),
-                meaning: slip_meaning(parse).as_deref().map(digest),
-            }),
-            Item::Json(json) => json_meanings(json, out),
-            Item::Nlip(message) => {
-                envelope_meanings(&message.span, &message.parse, &item.carried(), out)
-            }
-            Item::Carrier(text) => envelope_meanings(&text.span, &text.parse, &item.carried(), out),
+        item_meanings(item, out);
+    }
+}
+
+fn item_meanings(item: &Item, out: &mut Vec<PayloadMeaning>) {
+    match item {
+        Item::Blank(_) | Item::Comment { .. } => {}
+        Item::Silp(silp) => out.push(PayloadMeaning {
+            span: silp.line.span(),
+            meaning: silp_meaning(silp).as_deref().map(digest),
+        }),
+        Item::Slip { line, parse } => out.push(PayloadMeaning {
+            span: line.span(),
+            meaning: slip_meaning(parse).as_deref().map(digest),
+        }),
+        Item::Json(json) => json_meanings(json, out),
+        Item::Nlip(message) => {
+            envelope_meanings(&message.span, &message.parse, &item.carried(), out)
         }
+        Item::Carrier(text) => envelope_meanings(&text.span, &text.parse, &item.carried(), out),
     }
 }
 

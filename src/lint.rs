@@ -78,14 +78,17 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     )
 }
 
-/// Lints a parsed document keeping every diagnostic, past the per-rule limit of a
-/// report too: the fix engine needs every fix of a file.
-pub fn lint_document_unlimited(document: &Document, settings: &Settings) -> FileLint {
-    lint_in(
-        document,
-        Context::unlimited(document.text, settings),
-        Gather::ReqIds,
-    )
+/// The diagnostics of one file's text, past the per-rule limit of a report too
+/// (the fix engine needs every fix of a file), found as [`lint_text`] finds them:
+/// a line-oriented file a line at a time.
+pub fn lint_text_unlimited(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
+    let rules = RuleTable::enabled(settings);
+    let ctx = Context::unlimited(text, settings);
+    if is_line_oriented(kind) {
+        walk_lines(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
+    } else {
+        walk(&parse(text, kind), ctx, &rules, Gather::Diagnostics).diagnostics
+    }
 }
 
 /// Every `meta.req_id` written in a file, found as [`lint_text`] finds them but
