@@ -121,13 +121,14 @@ impl Edit {
 
 /// Applies `edits` (sorted by position, not overlapping) to `text`; an edit that
 /// overlaps an earlier one or is off the text's char boundaries is skipped.
-pub fn apply_edits(text: &str, edits: &[Edit]) -> String {
+pub fn apply_edits<E: std::borrow::Borrow<Edit>>(text: &str, edits: &[E]) -> String {
     if edits.is_empty() {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for edit in edits {
+        let edit = edit.borrow();
         if edit.span.start < at || !is_valid_span(text, &edit.span) {
             continue;
         }

@@ -127,9 +127,9 @@ pub fn fix_with(
             let Some(before) = before.as_deref().filter(|_| !chosen.is_empty()) else {
                 break None;
             };
-            let mut edits: Vec<Edit> = chosen
+            let mut edits: Vec<&Edit> = chosen
                 .iter()
-                .flat_map(|d| d.fix.iter().flat_map(|f| f.edits.iter().cloned()))
+                .flat_map(|d| d.fix.iter().flat_map(|f| &f.edits))
                 .collect();
             edits.sort_by_key(|e| (e.span.start, e.span.end));
             let next = apply_edits(text, &edits);
@@ -286,13 +286,16 @@ pub struct PayloadMeaning {
     pub meaning: Option<Meaning>,
 }
 
-/// The SHA-256 of a payload's decoded form (its IR, its SLIP tokens, a JSON
-/// value): meanings are only ever compared, and a fix round holds two per payload
-/// of a file (a million-line file's were 256 MB as strings).
-pub type Meaning = [u8; 32];
+/// The first 128 bits of the SHA-256 of a payload's decoded form (its IR, its
+/// SLIP tokens, a JSON value): meanings are only ever compared, each with the one
+/// at the same place, and a fix round holds two per payload of a file (a
+/// million-line file's were 256 MB as strings).
+pub type Meaning = [u8; 16];
 
 fn digest(decoded: &str) -> Meaning {
-    Sha256::digest(decoded.as_bytes()).into()
+    let mut meaning = Meaning::default();
+    meaning.copy_from_slice(&Sha256::digest(decoded.as_bytes())[..16]);
+    meaning
 }
 
 /// The meaning of every payload of a file of `kind`, in file order: a
