@@ -718,6 +718,31 @@ mod tests {
     }
 
     #[test]
+    fn line_oriented_meanings_agree_with_the_parsed_document() {
+        let cases = [
+            (
+                FileKind::Silp,
+                "\u{feff}start(a)\r\n# c\r\n\r\nif !rain(t+1): start(hike) else: start(cards@indoor)\nstart(\n//ping code json\n",
+            ),
+            (
+                FileKind::Slip,
+                "SLIP v1 a b RequestTask x\r\n# c\nSLIP v1 a\nSLIP v1 a b Plan\n",
+            ),
+            (
+                FileKind::SilpJsonl,
+                "{\"intent\":\"!START\"}\n\n{\"intent\":\n{\"intent\":\"!STOP\",\"act\":\"x\"}\r\n",
+            ),
+        ];
+        for (kind, text) in cases {
+            let whole = document_meanings(&parse(text, kind));
+            assert!(whole.len() >= 3, "{kind:?}: {whole:?}");
+            assert!(whole.iter().any(|m| m.meaning.is_none()), "{kind:?}");
+            assert!(whole.iter().any(|m| m.meaning.is_some()), "{kind:?}");
+            assert_eq!(payload_meanings(text, kind), whole, "{kind:?}");
+        }
+    }
+
+    #[test]
     fn meanings_compare_values_not_spacing() {
         let a = payload_meanings("start( a )\n", FileKind::Silp);
         let b = payload_meanings("start(a)\n", FileKind::Silp);
