@@ -33,26 +33,32 @@ pub struct FileLint {
 /// time, so a large one costs memory for its diagnostics, not for its tree.
 pub fn lint_text(text: &str, kind: FileKind, settings: &Settings) -> FileLint {
     let rules = RuleTable::enabled(settings);
-    walk_text(text, kind, settings, &rules, Gather::ReqIds)
+    walk_text(
+        text,
+        kind,
+        Context::new(text, settings),
+        &rules,
+        Gather::ReqIds,
+    )
 }
 
 /// The diagnostics [`lint_text`] finds, alone: for a run whose cross-file pass
 /// scans the files for `req_id`s itself, so that none are gathered and located here.
 pub fn lint_text_diagnostics(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
     let rules = RuleTable::enabled(settings);
-    walk_text(text, kind, settings, &rules, Gather::Diagnostics).diagnostics
+    let ctx = Context::new(text, settings);
+    walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
 }
 
 /// Walks one file's text through `rules`: a line-oriented file a line at a time,
 /// any other parsed whole.
-fn walk_text(
-    text: &str,
+fn walk_text<'a>(
+    text: &'a str,
     kind: FileKind,
-    settings: &Settings,
+    ctx: Context<'a>,
     rules: &RuleTable,
     gather: Gather,
 ) -> FileLint {
-    let ctx = Context::new(text, settings);
     if is_line_oriented(kind) {
         walk_lines(text, kind, ctx, rules, gather)
     } else {
@@ -84,18 +90,15 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
 pub fn lint_text_unlimited(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
     let rules = RuleTable::enabled(settings);
     let ctx = Context::unlimited(text, settings);
-    if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
-    } else {
-        walk(&parse(text, kind), ctx, &rules, Gather::Diagnostics).diagnostics
-    }
+    walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
 }
 
 /// Every `meta.req_id` written in a file, found as [`lint_text`] finds them but
 /// without running any rule: the cross-file pass of a run needs them before any
 /// file's report can be written.
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
-    walk_text(text, kind, settings, &RuleTable::none(), Gather::ReqIds).req_ids
+    let ctx = Context::new(text, settings);
+    walk_text(text, kind, ctx, &RuleTable::none(), Gather::ReqIds).req_ids
 }
 
 /// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
