@@ -16,7 +16,7 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::lint_text_unlimited;
+use crate::lint::{lint_text_unlimited, PIECE_BYTES};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::{is_line_oriented, line_item};
@@ -25,6 +25,7 @@ use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
 use crate::syntax::region::regions;
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document};
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -133,6 +134,7 @@ pub fn fix_with(
                 .collect();
             edits.sort_by_key(|e| (e.span.start, e.span.end));
             let next = apply_edits(text, &edits);
+            drop(edits);
             if next == text {
                 break None;
             }
@@ -287,15 +289,16 @@ pub struct PayloadMeaning {
 }
 
 /// The first 128 bits of the SHA-256 of a payload's decoded form (its IR, its
-/// SLIP tokens, a JSON value): meanings are only ever compared, each with the one
-/// at the same place, and a fix round holds two per payload of a file (a
-/// million-line file's were 256 MB as strings).
-pub type Meaning = [u8; 16];
+/// SLIP tokens, a JSON value), zero read as one: meanings are only ever compared,
+/// each with the one at the same place, and a fix round holds two per payload of a
+/// file (a million-line file's were 256 MB as strings). Never zero, so an
+/// optional one takes no more room than a span does.
+pub type Meaning = std::num::NonZeroU128;
 
 fn digest(decoded: &str) -> Meaning {
-    let mut meaning = Meaning::default();
-    meaning.copy_from_slice(&Sha256::digest(decoded.as_bytes())[..16]);
-    meaning
+    let mut bits = [0; 16];
+    bits.copy_from_slice(&Sha256::digest(decoded.as_bytes())[..16]);
+    Meaning::new(u128::from_le_bytes(bits)).unwrap_or(Meaning::MIN)
 }
 
 /// The meaning of every payload of a file of `kind`, in file order: a
@@ -304,11 +307,27 @@ pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
     if !is_line_oriented(kind) {
         return document_meanings(&parse(text, kind));
     }
+    line_meanings(text, kind, PIECE_BYTES)
+}
+
+/// The meanings of a line-oriented file's payloads: the pieces of `piece_bytes`
+/// of a large file in parallel, as the lint takes them.
+fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadMeaning> {
     let mut out = Vec::new();
     for region in regions(text, kind) {
-        for line in region.lines() {
-            item_meanings(&line_item(kind, line, region.page()), &mut out);
-        }
+        let pieces: Vec<Vec<PayloadMeaning>> = region
+            .pieces(piece_bytes)
+            .into_par_iter()
+            .map(|piece| {
+                let mut meanings = Vec::new();
+                for line in region.lines_of(piece) {
+                    item_meanings(&line_item(kind, line, region.page()), &mut meanings);
+                }
+                meanings
+            })
+            .collect();
+        out.reserve_exact(pieces.iter().map(Vec::len).sum());
+        out.extend(pieces.into_iter().flatten());
     }
     out
 }
@@ -593,9 +612,12 @@ fn verify(
             format!("the {} fix", codes.join(", "))
         }
     };
-    let index = LineIndex::new(old_text);
+    // Only a refusal names a place: most rounds need no line index.
+    let index = std::cell::OnceCell::new();
     let place = |span: &Span| {
-        let at = index.location(old_text, span.start);
+        let at = index
+            .get_or_init(|| LineIndex::new(old_text))
+            .location(old_text, span.start);
         format!("{}:{}", at.line, at.column)
     };
     let mut refusals = Vec::new();
@@ -739,6 +761,16 @@ mod tests {
             assert!(whole.iter().any(|m| m.meaning.is_none()), "{kind:?}");
             assert!(whole.iter().any(|m| m.meaning.is_some()), "{kind:?}");
             assert_eq!(payload_meanings(text, kind), whole, "{kind:?}");
+            let many = text.repeat(30);
+            let in_one_go = line_meanings(&many, kind, usize::MAX);
+            assert_eq!(in_one_go.len(), whole.len() * 30, "{kind:?}");
+            for piece_bytes in [1, 40, 300] {
+                assert_eq!(
+                    line_meanings(&many, kind, piece_bytes),
+                    in_one_go,
+                    "{kind:?}"
+                );
+            }
         }
     }
 

@@ -17,6 +17,7 @@ use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region};
 use crate::syntax::suppression::Suppression;
 use crate::syntax::{parse, Document, SyntaxError};
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
 /// What linting one file found: its diagnostics, and the facts cross-file rules need.
@@ -60,7 +61,7 @@ fn walk_text<'a>(
     gather: Gather,
 ) -> FileLint {
     if is_line_oriented(kind) {
-        walk_lines(text, kind, ctx, rules, gather)
+        walk_lines(text, kind, ctx, rules, gather, PIECE_BYTES)
     } else {
         walk(&parse(text, kind), ctx, rules, gather)
     }
@@ -107,20 +108,55 @@ fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>, gather: Gather) -> Fil
     walk(document, ctx, &rules, gather)
 }
 
+/// How much of a line-oriented file one thread lints at a time: a file larger
+/// than this is cut into pieces of whole lines ([`Region::pieces`]) linted in
+/// parallel. Most files are one piece.
+pub const PIECE_BYTES: usize = 1 << 20;
+
 /// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
-/// parsed document, each line's item dropped once linted.
+/// parsed document, each line's item dropped once linted. A file of several
+/// pieces of `piece_bytes` has them linted in parallel and their findings joined
+/// in file order: the same diagnostics, in the same order, as a walk in one go.
 fn walk_lines<'a>(
     text: &'a str,
     kind: FileKind,
     ctx: Context<'a>,
     rules: &RuleTable,
     gather: Gather,
+    piece_bytes: usize,
 ) -> FileLint {
     let mut linter = Linter::new(rules, ctx, gather);
     for region in regions(text, kind) {
         let mut pending = linter.start_region(&region);
-        for line in region.lines() {
-            linter.item(&region, &line_item(kind, line, text), &mut pending);
+        let pieces = region.pieces(piece_bytes);
+        let linted: Vec<Linter> = if pieces.len() > 1 {
+            pieces
+                .par_iter()
+                .map(|piece| {
+                    let mut part = Linter::new(rules, linter.ctx.piece(), gather);
+                    let mut pending = Vec::new();
+                    for line in region.lines_of(piece.clone()) {
+                        part.item(&region, &line_item(kind, line, text), &mut pending);
+                    }
+                    part.suppressions.append(&mut pending);
+                    part
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if linted.is_empty() {
+            for line in region.lines() {
+                linter.item(&region, &line_item(kind, line, text), &mut pending);
+            }
+        } else {
+            // Room for all at once: each piece's reports are freed as they move in.
+            linter
+                .ctx
+                .reserve(linted.iter().map(|part| part.ctx.diagnostic_count()).sum());
+            for part in linted {
+                linter.absorb(part);
+            }
         }
         linter.suppressions.append(&mut pending);
     }
@@ -153,9 +189,12 @@ fn walk<'a>(
 
 /// Sorts diagnostics by position then code, dropping exact repeats.
 pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
-    });
+    let key = |d: &Diagnostic| (d.span.start, d.span.end, d.rule.code);
+    // A stable sort takes a buffer of half the list (56 MB for a million
+    // diagnostics), and a file walked in order mostly reports in order already.
+    if !diagnostics.is_sorted_by(|a, b| key(a) <= key(b)) {
+        diagnostics.sort_by(|a, b| key(a).cmp(&key(b)));
+    }
     diagnostics
         .dedup_by(|a, b| a.span == b.span && a.rule.code == b.rule.code && a.message == b.message);
 }
@@ -271,6 +310,15 @@ impl<'r, 'a> Linter<'r, 'a> {
             req_ids: (gather == Gather::ReqIds).then(Vec::new),
             suppressions: Vec::new(),
         }
+    }
+
+    /// Takes over what a linter of the next piece of the file found.
+    fn absorb(&mut self, piece: Linter<'r, 'a>) {
+        self.ctx.absorb(piece.ctx);
+        if let (Some(req_ids), Some(more)) = (&mut self.req_ids, piece.req_ids) {
+            req_ids.extend(more);
+        }
+        self.suppressions.extend(piece.suppressions);
     }
 
     /// Applies the suppressions and gathers what the walk of `text` found.
@@ -753,6 +801,54 @@ mod tests {
             assert!(!whole.diagnostics.is_empty(), "{kind:?}");
             let alone = lint_text_diagnostics(&text, kind, &settings);
             assert_eq!(format!("{alone:?}"), format!("{:?}", whole.diagnostics), "{kind:?}");
+        }
+    }
+
+    /// A file linted in pieces on several threads gets the diagnostics, req_ids
+    /// and suppression findings of a walk in one go, in the same order: with
+    /// suppression comments at the cuts, CRLF and lone CR lines, a BOM, escaped
+    /// strings in JSONL, and a rule past its per-file limit in the file and in one
+    /// piece (its reports kept and counted as one walk keeps and counts them).
+    #[test]
+    fn pieces_linted_in_parallel_find_what_one_walk_finds() {
+        let settings = Settings::default();
+        let silp = "Start(x)\r\n# silp-lint: ignore[SL104]\r\nCancel(y)\n\n# silp-lint: ignore[SL101]\n# a comment\nbegin(z) # silp-lint: ignore[SL104]\rif !rain(t+1): Cancel(w)\n//ping silp/1\n\u{200b}start(a)\n";
+        let jsonl = "{\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n\n{\"intent\":\"!START\",\"act\":\"x\\u200b\"}\r\nnot json\n";
+        let slip = "SLIP v1 a b Reqest\n# silp-lint: ignore[SL601]\nSLIP v1 a b RequestTask x\nSLIP v2 a b c\n";
+        for (start, unit, kind, repeats) in [
+            ("\u{feff}", silp, FileKind::Silp, 40),
+            ("", jsonl, FileKind::SilpJsonl, 40),
+            ("", slip, FileKind::Slip, 40),
+            // Past MAX_PER_RULE of SL104.
+            (
+                "",
+                "Cancel(x)\n",
+                FileKind::Silp,
+                2 * crate::rules::MAX_PER_RULE + 500,
+            ),
+        ] {
+            let text = format!("{start}{}", unit.repeat(repeats));
+            let rules = RuleTable::enabled(&settings);
+            for limited in [true, false] {
+                let walk = |piece_bytes| {
+                    let ctx = if limited {
+                        Context::new(&text, &settings)
+                    } else {
+                        Context::unlimited(&text, &settings)
+                    };
+                    let lint = walk_lines(&text, kind, ctx, &rules, Gather::ReqIds, piece_bytes);
+                    format!("{:?} {:?} {}", lint.diagnostics, lint.req_ids, lint.capped)
+                };
+                let whole = walk(usize::MAX);
+                assert!(whole.contains("SL"), "{kind:?}");
+                for piece_bytes in [1, 37, 1000, 150_000] {
+                    assert_eq!(
+                        walk(piece_bytes),
+                        whole,
+                        "{kind:?} in pieces of {piece_bytes}"
+                    );
+                }
+            }
         }
     }
 

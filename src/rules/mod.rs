@@ -300,6 +300,9 @@ pub struct Context<'a> {
     carried: bool,
     /// Whether the region is an A2A message's SLIP text.
     a2a: bool,
+    /// In a [`Context::piece`]: for each diagnostic, whether it counts towards its
+    /// rule's limit (reported here, not pushed), for [`Context::absorb`].
+    counted: Option<Vec<bool>>,
 }
 
 impl<'a> Context<'a> {
@@ -314,6 +317,7 @@ impl<'a> Context<'a> {
             region_lines: Vec::new(),
             carried: false,
             a2a: false,
+            counted: None,
         }
     }
 
@@ -438,6 +442,9 @@ impl<'a> Context<'a> {
             first_omitted.get_or_insert(span);
             return Reported(None);
         }
+        if let Some(counted) = &mut self.counted {
+            counted.push(true);
+        }
         self.diagnostics.push(Diagnostic {
             rule,
             severity: self
@@ -466,6 +473,9 @@ impl<'a> Context<'a> {
 
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
     pub fn push(&mut self, diagnostic: Diagnostic) {
+        if let Some(counted) = &mut self.counted {
+            counted.push(false);
+        }
         self.diagnostics.push(diagnostic);
     }
 
@@ -492,6 +502,66 @@ impl<'a> Context<'a> {
             ));
         }
         self.diagnostics
+    }
+
+    /// A context for a piece of the same text linted beside this one (on another
+    /// thread): the same file, settings, limit and region, nothing reported yet.
+    /// Not for a [`Context::distinct`] one, whose repeats span the pieces.
+    pub fn piece(&self) -> Context<'a> {
+        debug_assert!(self.distinct.is_none());
+        Context {
+            text: self.text,
+            settings: self.settings,
+            diagnostics: Vec::new(),
+            reported: Vec::new(),
+            per_rule: self.per_rule,
+            distinct: None,
+            region_lines: self.region_lines.clone(),
+            carried: self.carried,
+            a2a: self.a2a,
+            counted: Some(Vec::new()),
+        }
+    }
+
+    /// How many diagnostics the context holds.
+    pub fn diagnostic_count(&self) -> usize {
+        self.diagnostics.len()
+    }
+
+    /// Makes room for `more` diagnostics.
+    pub fn reserve(&mut self, more: usize) {
+        self.diagnostics.reserve_exact(more);
+    }
+
+    /// Takes over what a [`Context::piece`] of the text after this one's reported,
+    /// keeping and counting what this context would have had it reported them
+    /// itself: a piece keeps each rule's first reports up to the limit, in order,
+    /// and counts the rest, so the reports this context keeps are among them.
+    pub fn absorb(&mut self, piece: Context<'a>) {
+        if self.reported.len() < piece.reported.len() {
+            self.reported.resize(piece.reported.len(), (0, None));
+        }
+        let counted = piece.counted.unwrap_or_default();
+        for (diagnostic, counted) in piece.diagnostics.into_iter().zip(counted) {
+            if counted {
+                let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
+                *count += 1;
+                if *count as usize > self.per_rule {
+                    first_omitted.get_or_insert(diagnostic.span);
+                    continue;
+                }
+            }
+            self.diagnostics.push(diagnostic);
+        }
+        // The reports the piece itself left out came after all it kept.
+        for ((count, first_omitted), (kept_and_omitted, piece_first_omitted)) in
+            self.reported.iter_mut().zip(piece.reported)
+        {
+            if let Some(span) = piece_first_omitted {
+                *count += kept_and_omitted - self.per_rule as u32;
+                first_omitted.get_or_insert(span);
+            }
+        }
     }
 
     /// Whether a rule reported more diagnostics than a file keeps.

@@ -94,6 +94,55 @@ impl<'p> Region<'p> {
         }
     }
 
+    /// The lines of the piece of the region at `piece` (one of [`Region::pieces`]).
+    pub fn lines_of(&self, piece: Span) -> impl Iterator<Item = Line<'p>> {
+        lines(&self.page[piece.clone()], piece.start)
+    }
+
+    /// The region cut into pieces of whole lines, each at least `piece_bytes` long
+    /// but the last, for the threads of a run to take one each. A piece never
+    /// starts after a comment line, which may be a suppression waiting for the next
+    /// payload line, so each piece's lines are linted alone as they would be in
+    /// order. A fence, or a region of at most `piece_bytes`, is one piece.
+    pub fn pieces(&self, piece_bytes: usize) -> Vec<Span> {
+        let piece_bytes = piece_bytes.max(1);
+        let Span { start, end } = self.span.clone();
+        if self.fence_lines.is_some() || end - start <= piece_bytes {
+            return vec![self.span.clone()];
+        }
+        let bytes = self.page.as_bytes();
+        let mut pieces = Vec::new();
+        let mut piece_start = start;
+        let mut at = start + piece_bytes;
+        while at < end {
+            // A cut just after `\n` starts a line: `\r\n` stays whole.
+            let Some(newline) = memchr::memchr(b'\n', &bytes[at..end]).map(|i| at + i) else {
+                break;
+            };
+            let cut = newline + 1;
+            if cut >= end {
+                break;
+            }
+            let line_end = if bytes[newline - 1] == b'\r' {
+                newline - 1
+            } else {
+                newline
+            };
+            let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[piece_start..line_end])
+                .map_or(piece_start, |i| piece_start + i + 1);
+            let line = &self.page[line_start..line_end];
+            if line.trim_start().starts_with('#') {
+                at = cut;
+                continue;
+            }
+            pieces.push(piece_start..cut);
+            piece_start = cut;
+            at = cut + piece_bytes;
+        }
+        pieces.push(piece_start..end);
+        pieces
+    }
+
     /// The spans of a fence's lines; `None` for a file body, whose lines are whole.
     pub fn fence_lines(&self) -> Option<&[Span]> {
         self.fence_lines.as_deref()
@@ -169,5 +218,38 @@ mod tests {
         let texts: Vec<&str> = found[0].lines().map(|l| l.text).collect();
         assert_eq!(texts, ["cancel(x)", "start(y)"]);
         assert!(matches!(found[0].text(), Cow::Borrowed(_)));
+    }
+
+    /// Pieces cover the region end to end, each of whole lines, none starting
+    /// after a comment line, each but the last at least the size asked for.
+    #[test]
+    fn pieces_are_whole_lines_not_cut_after_a_comment() {
+        let text = format!(
+            "\u{feff}{}",
+            "a(x)\r\n# c\r\nb(y)\n  # d\nc(z)\rd(w)\n\ne(v)\n".repeat(20)
+        );
+        let region = &regions(&text, FileKind::Silp)[0];
+        for piece_bytes in [0, 1, 5, 64, text.len()] {
+            let pieces = region.pieces(piece_bytes);
+            assert_eq!(pieces.first().unwrap().start, region.span.start);
+            assert_eq!(pieces.last().unwrap().end, region.span.end);
+            for pair in pieces.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start);
+                assert!(pair[0].len() >= piece_bytes);
+                assert!(text[..pair[0].end].ends_with('\n'));
+                let before = text[..pair[0].end].trim_end();
+                let line = before.rsplit(['\n', '\r']).next().unwrap();
+                assert!(!line.trim_start().starts_with('#'), "cut after {line:?}");
+            }
+            let spans = |lines: Vec<Line>| lines.iter().map(Line::span).collect::<Vec<_>>();
+            let in_pieces = pieces.iter().flat_map(|p| region.lines_of(p.clone()));
+            assert_eq!(
+                spans(in_pieces.collect()),
+                spans(region.lines().collect()),
+                "in pieces of {piece_bytes}"
+            );
+        }
+        assert!(regions(&text, FileKind::Silp)[0].pieces(5).len() > 20);
+        assert_eq!(regions("a(x)\n", FileKind::Silp)[0].pieces(1).len(), 1);
     }
 }
