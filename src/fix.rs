@@ -97,11 +97,9 @@ pub fn fix_with(
     for _ in 0..MAX_ROUNDS {
         // Only the diagnostics with a fix play a part in the round: a line of a
         // million calls has a million other reports beside its million fixes.
-        let mut diagnostics: Vec<Diagnostic> = lint(&current_text)
-            .into_iter()
-            .filter(|d| d.fix.is_some())
-            .collect();
-        // The collect reuses the lint's buffer, sized for every report.
+        // Kept in place: nothing moves before the first report without a fix.
+        let mut diagnostics = lint(&current_text);
+        diagnostics.retain(|d| d.fix.is_some());
         diagnostics.shrink_to_fit();
         let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
@@ -132,7 +130,7 @@ pub fn fix_with(
                 .iter()
                 .flat_map(|d| d.fix.iter().flat_map(|f| &f.edits))
                 .collect();
-            edits.sort_by_key(|e| (e.span.start, e.span.end));
+            sort_by_position(&mut edits, |e| &e.span);
             let next = apply_edits(text, &edits);
             drop(edits);
             if next == text {
@@ -249,11 +247,18 @@ fn choose<'d>(
         .iter()
         .filter_map(|d| {
             let fix = d.fix.as_ref().filter(|f| allowed(f, unsafe_fixes))?;
-            let mut spans: Vec<&Span> = fix.edits.iter().map(|e| &e.span).collect();
-            if spans.is_empty() || !spans.iter().all(|s| is_valid_span(text, s)) {
+            if !fix.edits.iter().all(|e| is_valid_span(text, &e.span)) {
                 return None;
             }
-            spans.sort_by_key(|s| (s.start, s.end));
+            // Nearly every fix is one edit: its span, with no list to sort.
+            if let [edit] = &fix.edits[..] {
+                return Some((edit.span.clone(), d));
+            }
+            let mut spans: Vec<&Span> = fix.edits.iter().map(|e| &e.span).collect();
+            if spans.is_empty() {
+                return None;
+            }
+            sort_by_position(&mut spans, |s| s);
             // A fix whose own edits overlap cannot be applied in any order.
             if spans
                 .windows(2)
@@ -266,7 +271,7 @@ fn choose<'d>(
             Some((start..end, d))
         })
         .collect();
-    candidates.sort_by_key(|(span, _)| (span.start, span.end));
+    sort_by_position(&mut candidates, |(span, _)| span);
     let mut chosen = Vec::new();
     let mut last_end: Option<usize> = None;
     for (span, diagnostic) in candidates {
@@ -277,6 +282,20 @@ fn choose<'d>(
         chosen.push(diagnostic);
     }
     chosen
+}
+
+/// Sorts `items` by their spans' start then end, unless they are in that order
+/// already, as a round's fixes and edits taken in file order nearly always are: a
+/// stable sort takes a buffer half the size of the list (8 MB for a million
+/// edits) even then.
+fn sort_by_position<T>(items: &mut [T], span: impl Fn(&T) -> &Span) {
+    let key = |item: &T| {
+        let span = span(item);
+        (span.start, span.end)
+    };
+    if !items.is_sorted_by_key(key) {
+        items.sort_by_key(key);
+    }
 }
 
 /// What one payload means, for comparing a text before and after a change: its IR
@@ -295,10 +314,33 @@ pub struct PayloadMeaning {
 /// optional one takes no more room than a span does.
 pub type Meaning = std::num::NonZeroU128;
 
-fn digest(decoded: &str) -> Meaning {
+fn digest(decoded: &[u8]) -> Meaning {
     let mut bits = [0; 16];
-    bits.copy_from_slice(&Sha256::digest(decoded.as_bytes())[..16]);
+    bits.copy_from_slice(&Sha256::digest(decoded)[..16]);
     Meaning::new(u128::from_le_bytes(bits)).unwrap_or(Meaning::MIN)
+}
+
+thread_local! {
+    /// The bytes of the payload being digested: one buffer per thread, not a
+    /// string grown afresh for each of a million payloads.
+    static DECODED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The meaning of a decoded value: its compact JSON, then `suffix`.
+fn digest_json(value: &impl serde::Serialize, suffix: &[&str]) -> Option<Meaning> {
+    DECODED.with_borrow_mut(|decoded| {
+        decoded.clear();
+        let written = serde_json::to_writer(&mut *decoded, value).ok();
+        for part in suffix {
+            decoded.extend_from_slice(part.as_bytes());
+        }
+        let meaning = written.map(|()| digest(decoded));
+        // A huge payload's buffer is not kept for the thread's life.
+        if decoded.capacity() > 1 << 16 {
+            *decoded = Vec::new();
+        }
+        meaning
+    })
 }
 
 /// The meaning of every payload of a file of `kind`, in file order: a
@@ -352,11 +394,11 @@ fn item_meanings(item: &Item, out: &mut Vec<PayloadMeaning>) {
         Item::Blank(_) | Item::Comment { .. } => {}
         Item::Silp(silp) => out.push(PayloadMeaning {
             span: silp.line.span(),
-            meaning: silp_meaning(silp).as_deref().map(digest),
+            meaning: silp_meaning(silp),
         }),
         Item::Slip { line, parse } => out.push(PayloadMeaning {
             span: line.span(),
-            meaning: slip_meaning(parse).as_deref().map(digest),
+            meaning: slip_meaning(parse),
         }),
         Item::Json(json) => json_meanings(json, out),
         Item::Nlip(message) => {
@@ -366,34 +408,31 @@ fn item_meanings(item: &Item, out: &mut Vec<PayloadMeaning>) {
     }
 }
 
-fn silp_meaning(silp: &SilpLine) -> Option<String> {
+fn silp_meaning(silp: &SilpLine) -> Option<Meaning> {
     match &silp.body {
         SilpBody::Probe { errors, .. } => errors.is_empty().then(|| {
-            silp.payload
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
+            let words: Vec<&str> = silp.payload.split_whitespace().collect();
+            digest(words.join(" ").as_bytes())
         }),
         SilpBody::Code(parse) => {
             if !parse.errors.is_empty() {
                 return None;
             }
             let tree = parse.payload.as_ref()?;
-            let mut meaning = serde_json::to_string(&from_code::decode(tree)).ok()?;
+            let ir = from_code::decode(tree);
             // `with NAME` has no IR counterpart; it is part of what the line says.
-            if let Some((_, name)) = &tree.with {
-                meaning.push_str("\u{0}with ");
-                meaning.push_str(name.text);
+            match &tree.with {
+                Some((_, name)) => digest_json(&ir, &["\u{0}with ", name.text]),
+                None => digest_json(&ir, &[]),
             }
-            Some(meaning)
         }
     }
 }
 
-fn slip_meaning(parse: &SlipParse) -> Option<String> {
+fn slip_meaning(parse: &SlipParse) -> Option<Meaning> {
     let message = parse.message.as_ref().filter(|_| parse.errors.is_empty())?;
     let texts: Vec<&str> = message.tokens().map(|(text, _)| text).collect();
-    Some(texts.join("\u{0}"))
+    Some(digest(texts.join("\u{0}").as_bytes()))
 }
 
 /// A JSON envelope (an NLIP message, a carrier file's messages): the envelope
@@ -432,7 +471,7 @@ fn carried_meanings(
         .collect();
     out.push(PayloadMeaning {
         span: span.clone(),
-        meaning: Some(digest(&without_strings(root, &strings).to_string())),
+        meaning: digest_json(&without_strings(root, &strings), &[]),
     });
     for carried in carried {
         let (string, inner) = match carried {
@@ -493,13 +532,13 @@ fn json_meanings(json: &JsonText, out: &mut Vec<PayloadMeaning>) {
 
 fn json_meaning(node: &JsonNode) -> PayloadMeaning {
     let meaning = if matches!(node.value, JsonValue::Object(_)) {
-        serde_json::to_string(&from_json::decode(node)).ok()
+        digest_json(&from_json::decode(node), &[])
     } else {
-        Some(node.to_serde().to_string())
+        digest_json(&node.to_serde(), &[])
     };
     PayloadMeaning {
         span: node.span.clone(),
-        meaning: meaning.as_deref().map(digest),
+        meaning,
     }
 }
 
@@ -523,7 +562,7 @@ struct OffsetMap<'e> {
 
 impl<'e> OffsetMap<'e> {
     fn new(mut edits: Vec<&'e Edit>) -> OffsetMap<'e> {
-        edits.sort_by_key(|e| (e.span.start, e.span.end));
+        sort_by_position(&mut edits, |e| &e.span);
         let mut shift = Vec::with_capacity(edits.len() + 1);
         let mut total = 0isize;
         shift.push(0);
@@ -542,8 +581,26 @@ impl<'e> OffsetMap<'e> {
 
     /// Where old byte `at` lands: an edit starting there comes after it, a byte
     /// inside a replaced stretch lands at the replacement's start.
+    #[cfg(test)]
     fn to_new(&self, at: usize) -> usize {
-        let before = self.edits.partition_point(|e| e.span.start < at);
+        self.to_new_from(at, &mut 0)
+    }
+
+    /// [`OffsetMap::to_new`] for bytes asked in increasing order: `cursor` (0 at
+    /// first) keeps the count of edits starting before the last byte asked, so a
+    /// pass over a file's payloads steps through the edits once instead of
+    /// searching them for each.
+    fn to_new_from(&self, at: usize, cursor: &mut usize) -> usize {
+        let behind = cursor
+            .checked_sub(1)
+            .is_some_and(|i| self.edits[i].span.start >= at);
+        if behind {
+            *cursor = self.edits.partition_point(|e| e.span.start < at);
+        }
+        while self.edits.get(*cursor).is_some_and(|e| e.span.start < at) {
+            *cursor += 1;
+        }
+        let before = *cursor;
         match before.checked_sub(1).map(|i| (i, self.edits[i])) {
             Some((i, edit)) if edit.span.end > at => moved(edit.span.start, self.shift[i]),
             _ => moved(at, self.shift[before]),
@@ -593,7 +650,7 @@ fn verify(
                 .map(move |e| (&e.span, *d))
         })
         .collect();
-    edits.sort_by_key(|(span, _)| (span.start, span.end));
+    sort_by_position(&mut edits, |(span, _)| span);
     let touching = |span: &Span| -> Vec<&Diagnostic> {
         let first = edits.partition_point(|(e, _)| e.end < span.start);
         edits[first..]
@@ -637,8 +694,11 @@ fn verify(
         )
     };
     let (mut i, mut j) = (0, 0);
+    let mut cursor = 0;
     while i < before.len() || j < after.len() {
-        let old_at = before.get(i).map(|b| map.to_new(b.span.start));
+        let old_at = before
+            .get(i)
+            .map(|b| map.to_new_from(b.span.start, &mut cursor));
         let new_at = after.get(j).map(|a| a.span.start);
         match (old_at, new_at) {
             (Some(old_at), Some(new_at)) if old_at == new_at => {
@@ -821,6 +881,11 @@ mod tests {
         assert_eq!(map.to_new(4), 5);
         assert_eq!(map.to_new(6), 7, "before what is inserted there");
         assert_eq!(map.to_new(10), 11);
+        // Asked in order (and out of it) through one cursor: the same places.
+        let mut cursor = 0;
+        for at in (0..=11).chain([3, 3, 0, 9, 6, 11, 2]) {
+            assert_eq!(map.to_new_from(at, &mut cursor), map.to_new(at), "at {at}");
+        }
         assert_eq!(map.to_old(5), 4);
         assert_eq!(map.to_old(3), 2, "inside a replacement: its start");
         assert_eq!(map.to_old(9), 6);
