@@ -357,8 +357,15 @@ pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
 fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadMeaning> {
     let mut out = Vec::new();
     for region in regions(text, kind) {
-        let pieces: Vec<Vec<PayloadMeaning>> = region
-            .pieces(piece_bytes)
+        let pieces = region.pieces(piece_bytes);
+        if let [piece] = &pieces[..] {
+            // One piece, as most files are: no handing over to the thread pool.
+            for line in region.lines_of(piece.clone()) {
+                item_meanings(&line_item(kind, line, region.page()), &mut out);
+            }
+            continue;
+        }
+        let pieces: Vec<Vec<PayloadMeaning>> = pieces
             .into_par_iter()
             .map(|piece| {
                 let mut meanings = Vec::new();

@@ -541,9 +541,10 @@ impl<'a> Context<'a> {
         if self.reported.len() < piece.reported.len() {
             self.reported.resize(piece.reported.len(), (0, None));
         }
+        debug_assert!(piece.counted.is_some(), "absorbs only a Context::piece");
         let counted = piece.counted.unwrap_or_default();
-        for (diagnostic, counted) in piece.diagnostics.into_iter().zip(counted) {
-            if counted {
+        for (i, diagnostic) in piece.diagnostics.into_iter().enumerate() {
+            if counted.get(i).copied().unwrap_or(false) {
                 let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
                 *count += 1;
                 if *count as usize > self.per_rule {
