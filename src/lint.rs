@@ -150,13 +150,7 @@ fn walk_lines<'a>(
                 linter.item(&region, &line_item(kind, line, text), &mut pending);
             }
         } else {
-            // Room for all at once: each piece's reports are freed as they move in.
-            linter
-                .ctx
-                .reserve(linted.iter().map(|part| part.ctx.diagnostic_count()).sum());
-            for part in linted {
-                linter.absorb(part);
-            }
+            linter.absorb(linted);
         }
         linter.suppressions.append(&mut pending);
     }
@@ -312,13 +306,17 @@ impl<'r, 'a> Linter<'r, 'a> {
         }
     }
 
-    /// Takes over what a linter of the next piece of the file found.
-    fn absorb(&mut self, piece: Linter<'r, 'a>) {
-        self.ctx.absorb(piece.ctx);
-        if let (Some(req_ids), Some(more)) = (&mut self.req_ids, piece.req_ids) {
-            req_ids.extend(more);
+    /// Takes over what the linters of the next pieces of the file found, in order.
+    fn absorb(&mut self, pieces: Vec<Linter<'r, 'a>>) {
+        let mut contexts = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            contexts.push(piece.ctx);
+            if let (Some(req_ids), Some(more)) = (&mut self.req_ids, piece.req_ids) {
+                req_ids.extend(more);
+            }
+            self.suppressions.extend(piece.suppressions);
         }
-        self.suppressions.extend(piece.suppressions);
+        self.ctx.absorb(contexts);
     }
 
     /// Applies the suppressions and gathers what the walk of `text` found.

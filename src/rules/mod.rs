@@ -523,21 +523,21 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// How many diagnostics the context holds.
-    pub fn diagnostic_count(&self) -> usize {
-        self.diagnostics.len()
+    /// Takes over what the [`Context::piece`]s of the text after this one's
+    /// reported, in order, keeping and counting what this context would have had
+    /// it reported them itself.
+    pub fn absorb(&mut self, pieces: Vec<Context<'a>>) {
+        // Room for all at once: each piece's reports are freed as they move in.
+        self.diagnostics
+            .reserve_exact(pieces.iter().map(|piece| piece.diagnostics.len()).sum());
+        for piece in pieces {
+            self.absorb_piece(piece);
+        }
     }
 
-    /// Makes room for `more` diagnostics.
-    pub fn reserve(&mut self, more: usize) {
-        self.diagnostics.reserve_exact(more);
-    }
-
-    /// Takes over what a [`Context::piece`] of the text after this one's reported,
-    /// keeping and counting what this context would have had it reported them
-    /// itself: a piece keeps each rule's first reports up to the limit, in order,
-    /// and counts the rest, so the reports this context keeps are among them.
-    pub fn absorb(&mut self, piece: Context<'a>) {
+    /// A piece keeps each rule's first reports up to the limit, in order, and
+    /// counts the rest, so the reports this context keeps are among them.
+    fn absorb_piece(&mut self, piece: Context<'a>) {
         if self.reported.len() < piece.reported.len() {
             self.reported.resize(piece.reported.len(), (0, None));
         }
