@@ -358,9 +358,9 @@ fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadM
     let mut out = Vec::new();
     for region in regions(text, kind) {
         let pieces = region.pieces(piece_bytes);
-        if let [piece] = &pieces[..] {
+        if pieces.len() == 1 {
             // One piece, as most files are: no handing over to the thread pool.
-            for line in region.lines_of(piece.clone()) {
+            for line in region.lines() {
                 item_meanings(&line_item(kind, line, region.page()), &mut out);
             }
             continue;

@@ -129,27 +129,19 @@ fn walk_lines<'a>(
     for region in regions(text, kind) {
         let mut pending = linter.start_region(&region);
         let pieces = region.pieces(piece_bytes);
-        let linted: Vec<Linter> = if pieces.len() > 1 {
-            pieces
+        if pieces.len() == 1 {
+            linter.lines(&region, region.lines(), text, &mut pending);
+        } else {
+            let linted = pieces
                 .par_iter()
                 .map(|piece| {
                     let mut part = Linter::new(rules, linter.ctx.piece(), gather);
                     let mut pending = Vec::new();
-                    for line in region.lines_of(piece.clone()) {
-                        part.item(&region, &line_item(kind, line, text), &mut pending);
-                    }
+                    part.lines(&region, region.lines_of(piece.clone()), text, &mut pending);
                     part.suppressions.append(&mut pending);
                     part
                 })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        if linted.is_empty() {
-            for line in region.lines() {
-                linter.item(&region, &line_item(kind, line, text), &mut pending);
-            }
-        } else {
+                .collect();
             linter.absorb(linted);
         }
         linter.suppressions.append(&mut pending);
@@ -303,6 +295,20 @@ impl<'r, 'a> Linter<'r, 'a> {
             ctx,
             req_ids: (gather == Gather::ReqIds).then(Vec::new),
             suppressions: Vec::new(),
+        }
+    }
+
+    /// Lints the lines of a line-oriented `region` of `text`, each line's item
+    /// dropped once linted.
+    fn lines(
+        &mut self,
+        region: &Region<'a>,
+        lines: impl Iterator<Item = Line<'a>>,
+        text: &'a str,
+        pending: &mut Vec<Suppression>,
+    ) {
+        for line in lines {
+            self.item(region, &line_item(region.kind, line, text), pending);
         }
     }
 

@@ -94,7 +94,9 @@ impl<'p> Region<'p> {
         }
     }
 
-    /// The lines of the piece of the region at `piece` (one of [`Region::pieces`]).
+    /// The lines of the piece of the region at `piece`, one of several
+    /// [`Region::pieces`] (only a file body has several; a fence's lines are
+    /// [`Region::lines`]).
     pub fn lines_of(&self, piece: Span) -> impl Iterator<Item = Line<'p>> {
         lines(&self.page[piece.clone()], piece.start)
     }
