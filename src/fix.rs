@@ -66,8 +66,73 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    fix_with(text, kind, unsafe_fixes, &|text| {
-        lint_text_unlimited(text, kind, settings)
+    let lint = |text: &str| lint_text_unlimited(text, kind, settings);
+    if text.len() > PIECE_BYTES {
+        if let Some(fixed) = fix_in_pieces(text, kind, unsafe_fixes, &lint, FIX_PIECE_BYTES) {
+            return Ok(fixed);
+        }
+    }
+    fix_with(text, kind, unsafe_fixes, &lint)
+}
+
+/// How much of a large line-oriented file one thread fixes at a time: small
+/// enough that a piece's fixes are little to hold, and that the piece's own lint
+/// is never cut again.
+const FIX_PIECE_BYTES: usize = PIECE_BYTES / 4;
+
+/// Fixes a line-oriented file piece by piece on all threads, each piece of whole
+/// lines to its own fixed point, as [`fix_with`] would fix the whole: a piece's
+/// lines are linted alone as they are when `check` cuts a file into pieces (a
+/// suppression comment is never a piece's last line), and a fix never reaches past
+/// its line. `None` when the joined result might not be the whole-file engine's, so
+/// the caller fixes the file whole: when a piece would read its first character as
+/// a byte-order mark, or when a piece had a fix refused (a refusal names places and
+/// counts payloads of the whole file).
+fn fix_in_pieces(
+    text: &str,
+    kind: FileKind,
+    unsafe_fixes: bool,
+    lint: &(dyn Fn(&str) -> Vec<Diagnostic> + Sync),
+    piece_bytes: usize,
+) -> Option<Fixed> {
+    if !is_line_oriented(kind) {
+        return None;
+    }
+    let [region] = &regions(text, kind)[..] else {
+        return None;
+    };
+    let pieces = region.pieces(piece_bytes);
+    if pieces.len() < 2
+        || pieces
+            .iter()
+            .any(|piece| text[piece.clone()].starts_with('\u{feff}'))
+    {
+        return None;
+    }
+    let fixed: Vec<Fixed> = pieces
+        .into_par_iter()
+        .map(|piece| fix_with(&text[piece], kind, unsafe_fixes, lint))
+        .collect::<Result<_, _>>()
+        .ok()?;
+    if fixed.iter().any(|piece| !piece.refused.is_empty()) {
+        return None;
+    }
+    let mut joined = String::with_capacity(fixed.iter().map(|piece| piece.text.len()).sum());
+    joined.push_str(&text[..region.span.start]);
+    let mut applied = 0;
+    let mut by_rule = BTreeMap::new();
+    for piece in fixed {
+        joined.push_str(&piece.text);
+        applied += piece.applied;
+        for (code, count) in piece.by_rule {
+            *by_rule.entry(code).or_insert(0) += count;
+        }
+    }
+    Some(Fixed {
+        text: joined,
+        applied,
+        by_rule,
+        refused: Vec::new(),
     })
 }
 
@@ -871,6 +936,62 @@ mod tests {
         let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false).unwrap();
         assert_eq!(fixed.text, "\u{AD}\ncancel(x)\n".repeat(500));
         assert_eq!(fixed.refused.len(), 500);
+    }
+
+    /// The whole-file engine, to compare the pieces with.
+    fn fixed_whole(text: &str, kind: FileKind, unsafe_fixes: bool) -> Result<Fixed, String> {
+        let settings = Settings::default();
+        fix_with(text, kind, unsafe_fixes, &|text| {
+            lint_text_unlimited(text, kind, &settings)
+        })
+    }
+
+    /// Fixed in pieces as small as one line, a file comes out as it would fixed
+    /// whole: the same text, the same counts.
+    #[test]
+    fn large_files_are_fixed_in_pieces_as_they_would_be_whole() {
+        let lint = |kind| move |text: &str| lint_text_unlimited(text, kind, &Settings::default());
+        let silp = "Start(x)\r\n# silp-lint: ignore[SL104]\r\nCancel(y)\n\n# silp-lint: ignore[SL101]\n# a comment\nbegin(z) # silp-lint: ignore[SL104]\rif !rain(t+1): Cancel(w)\n//ping silp/1\n\u{200b}start(a)\n# silp-lint: ignore[SL999]\nstart(b)\n";
+        let jsonl = "{\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"A1B2C3D4\"}}\n\n{\"intent\":\"!START\",\"act\":\"x\\u200b\"}\r\nnot json\n{\"intent\":\"!START\",\"note\":null}\n";
+        let slip = "SLIP v1 a b Reqest\n# silp-lint: ignore[SL601]\nSLIP v1 a b RequestTask x\nSLIP v2 a b c\nSLIP v1 a b requesttask\n";
+        for (start, unit, kind) in [
+            ("\u{feff}", silp, FileKind::Silp),
+            ("", jsonl, FileKind::SilpJsonl),
+            ("", slip, FileKind::Slip),
+        ] {
+            let text = format!("{start}{}", unit.repeat(30));
+            for unsafe_fixes in [false, true] {
+                let whole = fixed_whole(&text, kind, unsafe_fixes).unwrap();
+                assert!(whole.applied > 30, "{kind:?}: {whole:?}");
+                assert!(whole.refused.is_empty(), "{kind:?}: {:?}", whole.refused);
+                for piece_bytes in [1, 37, 1000] {
+                    let pieces = fix_in_pieces(&text, kind, unsafe_fixes, &lint(kind), piece_bytes)
+                        .unwrap_or_else(|| panic!("{kind:?} in pieces of {piece_bytes}"));
+                    assert_eq!(
+                        (&pieces.text, pieces.applied, &pieces.by_rule),
+                        (&whole.text, whole.applied, &whole.by_rule),
+                        "{kind:?} in pieces of {piece_bytes}, unsafe fixes {unsafe_fixes}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A piece that would read its first character as a byte-order mark, or that
+    /// has a fix refused, sends the file to the whole-file engine.
+    #[test]
+    fn pieces_that_read_differently_alone_leave_the_file_whole() {
+        let lint = |text: &str| lint_text_unlimited(text, FileKind::Silp, &Settings::default());
+        for text in [
+            "Cancel(x)\n\u{feff}start(a)\n".repeat(20),
+            "\u{AD}\nCancel(x)\n".repeat(20),
+        ] {
+            assert!(fix_in_pieces(&text, FileKind::Silp, false, &lint, 1).is_none());
+        }
+        // Whole, the mark after a line break is a zero-width character to delete.
+        let text = "Cancel(x)\n\u{feff}start(a)\n";
+        let whole = fixed_whole(text, FileKind::Silp, false).unwrap();
+        assert_eq!(whole.text, "cancel(x)\nstart(a)\n");
     }
 
     #[test]
