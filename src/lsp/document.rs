@@ -8,7 +8,10 @@
 //! the line start, and a `didChange` of several changes is applied to a rope, where
 //! each position is found in logarithmic time (one change is spliced in directly).
 
+use crate::lint::{lint_document, lint_text, FileLint, PIECE_BYTES};
+use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span, Utf16Columns};
+use crate::syntax::document::is_line_oriented;
 use crate::syntax::{Document, OwnedDocument};
 use ropey::Rope;
 use std::sync::{Arc, OnceLock};
@@ -86,6 +89,25 @@ impl Snapshot {
         self.parsed
             .get_or_init(|| OwnedDocument::parse(self.text.clone(), self.kind))
             .document()
+    }
+
+    /// Whether work on the whole of this version reads it a line at a time, as
+    /// `check` does, rather than through its tree: a line-oriented document over
+    /// 1 MiB, whose tree would take far more memory than its text.
+    pub fn walks_lines(&self) -> bool {
+        is_line_oriented(self.kind) && self.text.len() > PIECE_BYTES
+    }
+
+    /// This version linted whole. A line-oriented document over 1 MiB is linted as
+    /// `check` lints it, a line at a time in pieces on all threads, so its tree is
+    /// not built for the lint (only a request that reads it builds it); any other
+    /// through the parse the requests share. Both give the same lint.
+    pub fn lint(&self, settings: &Settings) -> FileLint {
+        if self.walks_lines() {
+            lint_text(&self.text, self.kind, settings)
+        } else {
+            lint_document(self.document(), settings)
+        }
     }
 
     /// The LSP position of byte `offset` (clamped to the text and to a char boundary),
@@ -219,6 +241,29 @@ mod tests {
             range_length: None,
             text: text.to_string(),
         }
+    }
+
+    /// A large line-oriented document is linted without building its tree, and
+    /// finds what its tree's lint finds.
+    #[test]
+    fn a_large_payload_file_is_linted_without_its_tree() {
+        let settings = Settings::default();
+        let text = "Cancel(x)\nstart(y)\n".repeat(PIECE_BYTES / 19 + 1);
+        let snapshot = Snapshot::new(text, FileKind::Silp);
+        assert!(snapshot.walks_lines());
+        let lint = snapshot.lint(&settings);
+        assert!(snapshot.parsed.get().is_none());
+        let whole = lint_document(snapshot.document(), &settings);
+        assert_eq!(
+            format!("{:?}", lint.diagnostics),
+            format!("{:?}", whole.diagnostics)
+        );
+        assert!(!lint.diagnostics.is_empty());
+        // A small one goes through the parse the requests share.
+        let small = Snapshot::new("Cancel(x)\n".to_string(), FileKind::Silp);
+        assert!(!small.walks_lines());
+        small.lint(&settings);
+        assert!(small.parsed.get().is_some());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::session::{settings_for, LintState, OpenDocument, Session, State};
 use super::to_lsp;
 use crate::diagnostics::Diagnostic;
-use crate::lint::{cross_file, lint_document, LintedFile};
+use crate::lint::{cross_file, LintedFile};
 use crate::relint::{relint, relint_window, Edit};
 use crate::source::Span;
 use std::panic::AssertUnwindSafe;
@@ -99,7 +99,8 @@ async fn lint_job(session: Arc<Session>, key: String) {
         let linted = snapshot.text.clone();
         // After an edit only a window of lines around it is linted again: here when
         // it is a keystroke's few lines, else on the blocking pool, as is the first
-        // lint (and any other), which reads the version's cached parse.
+        // lint (and any other), which reads the version's cached parse (a large
+        // line-oriented document is walked a line at a time instead).
         // A panic is caught here as the pool catches it: the job must go on, or the
         // document would never be linted again.
         let in_place = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -125,7 +126,7 @@ async fn lint_job(session: Arc<Session>, key: String) {
                     snapshot.kind,
                     &settings,
                 ),
-                None => lint_document(snapshot.document(), &settings),
+                None => snapshot.lint(&settings),
             })
             .await
             .map_err(|error| error.to_string()),

@@ -2,12 +2,13 @@
 //! highlighting and hover) and one symbol per payload (for the outline). Independent
 //! of the protocol; the server converts spans to LSP positions.
 
-use crate::source::Span;
+use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Separator, Word};
-use crate::syntax::document::{Block, Carried, Carrier, Item, SilpBody, SilpLine};
+use crate::syntax::document::{line_item, Block, Carried, Carrier, Item, SilpBody, SilpLine};
 use crate::syntax::json::{JsonMember, JsonNode, JsonValue};
 use crate::syntax::lines::Line;
 use crate::syntax::ping::Probe;
+use crate::syntax::region::regions;
 use crate::syntax::slip::{Message, SlipParse};
 use crate::syntax::Document;
 use crate::vocabulary;
@@ -575,28 +576,44 @@ pub fn symbols(document: &Document, limit: usize) -> Outline {
     out
 }
 
+/// [`symbols`] of a line-oriented file's text, read a line at a time as `check`
+/// reads it: the same outline without the file's tree.
+pub fn line_symbols(text: &str, kind: FileKind, limit: usize) -> Outline {
+    let mut out = Outline::default();
+    for region in regions(text, kind) {
+        for line in region.lines() {
+            item_symbols(&line_item(kind, line, text), limit, &mut out);
+        }
+    }
+    out
+}
+
 fn block_symbols(block: &Block, limit: usize, out: &mut Outline) {
     for item in &block.items {
-        match item {
-            Item::Blank(_) | Item::Comment { .. } => {}
-            Item::Silp(silp) => out.add(limit, || silp_symbol(silp)),
-            Item::Slip { line, parse } => out.add(limit, || slip_symbol(line, parse)),
-            Item::Json(json) => {
-                for (value, carrier) in json.values() {
-                    match carrier {
-                        Some(carrier) => {
-                            if let Some(carried) = carrier.carried() {
-                                carried_symbols(carried, limit, out);
-                            }
+        item_symbols(item, limit, out);
+    }
+}
+
+fn item_symbols(item: &Item, limit: usize, out: &mut Outline) {
+    match item {
+        Item::Blank(_) | Item::Comment { .. } => {}
+        Item::Silp(silp) => out.add(limit, || silp_symbol(silp)),
+        Item::Slip { line, parse } => out.add(limit, || slip_symbol(line, parse)),
+        Item::Json(json) => {
+            for (value, carrier) in json.values() {
+                match carrier {
+                    Some(carrier) => {
+                        if let Some(carried) = carrier.carried() {
+                            carried_symbols(carried, limit, out);
                         }
-                        None => json_symbol(value, limit, out),
                     }
+                    None => json_symbol(value, limit, out),
                 }
             }
-            Item::Nlip(_) | Item::Carrier(_) => {
-                for carried in item.carried() {
-                    carried_symbols(carried, limit, out);
-                }
+        }
+        Item::Nlip(_) | Item::Carrier(_) => {
+            for carried in item.carried() {
+                carried_symbols(carried, limit, out);
             }
         }
     }
@@ -704,6 +721,30 @@ mod tests {
 
     fn symbols(text: &str, kind: FileKind) -> Vec<Symbol> {
         super::symbols(&parse(text, kind), usize::MAX).symbols
+    }
+
+    /// Read a line at a time, a line-oriented file has the outline of its tree.
+    #[test]
+    fn line_symbols_are_the_symbols_of_the_tree() {
+        for (text, kind) in [
+            (
+                "\u{feff}start(x)\r\n# c\n\nif !rain(t+1): Cancel(w)\rstop(y) # silp-lint: ignore[SL101]\n//ping silp/1\n",
+                FileKind::Silp,
+            ),
+            (
+                "{\"intent\":\"!START\"}\nnot json\n\n{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"start(a)\",\"submessages\":[{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"stop(b)\"}]}\n",
+                FileKind::SilpJsonl,
+            ),
+            ("SLIP v1 a b RequestTask x\n# c\nSLIP v2 a b c\nnot slip\n", FileKind::Slip),
+        ] {
+            let text = text.repeat(3);
+            for limit in [usize::MAX, 4] {
+                let whole = super::symbols(&parse(&text, kind), limit);
+                let lines = line_symbols(&text, kind, limit);
+                assert!(whole.total > 4, "{kind:?}");
+                assert_eq!((lines.symbols, lines.total), (whole.symbols, whole.total), "{kind:?}");
+            }
+        }
     }
 
     #[test]

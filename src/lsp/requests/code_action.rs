@@ -11,7 +11,7 @@
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit};
 use crate::fix::fix_text;
-use crate::lint::{lint_document, FileLint};
+use crate::lint::FileLint;
 use crate::lsp::diff;
 use crate::lsp::document::{Encoding, Snapshot};
 use crate::lsp::scheduler::MAX_PUBLISHED_DIAGNOSTICS;
@@ -160,11 +160,11 @@ async fn current_lint(
         return Some((snapshot, encoding, settings, lint));
     }
     // The text changed since the last lint: lint it now.
-    let parsed = snapshot.clone();
+    let linted = snapshot.clone();
     let lint_settings = settings.clone();
     let lint = session
         .blocking("linting for code actions", move || {
-            lint_document(parsed.document(), &lint_settings)
+            linted.lint(&lint_settings)
         })
         .await
         .unwrap_or_default();

@@ -48,7 +48,11 @@ pub async fn handle(
     let symbols = session
         .blocking("document symbols", move || {
             // One more than listed, to place the note on the first payload left out.
-            let outline = semantic::symbols(snapshot.document(), MAX_SYMBOLS + 1);
+            let outline = if snapshot.walks_lines() {
+                semantic::line_symbols(&snapshot.text, snapshot.kind, MAX_SYMBOLS + 1)
+            } else {
+                semantic::symbols(snapshot.document(), MAX_SYMBOLS + 1)
+            };
             let mut entries: Vec<lsp::DocumentSymbol> = outline
                 .symbols
                 .into_iter()
