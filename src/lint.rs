@@ -3,7 +3,7 @@
 //! over open documents, so the two cannot disagree.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{from_code, from_json};
+use crate::ir::{from_code, from_json, Ir};
 use crate::rules::registry::RULES;
 use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext};
 use crate::settings::{Draft, Settings};
@@ -16,6 +16,7 @@ use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region};
 use crate::syntax::suppression::Suppression;
+use crate::syntax::code::Payload;
 use crate::syntax::{parse, Document, SyntaxError};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -308,7 +309,23 @@ impl<'r, 'a> Linter<'r, 'a> {
         pending: &mut Vec<Suppression>,
     ) {
         for line in lines {
-            self.item(region, &line_item(region.kind, line, text), pending);
+            match line_item(region.kind, line, text) {
+                Item::Silp(mut silp) => {
+                    // The line is this walk's own: its code payload's tree is dropped
+                    // as soon as its IR is decoded, so a line of a million calls
+                    // holds the IR and the reports, not the tree as well.
+                    let tree = match &mut silp.body {
+                        SilpBody::Code(parse) => parse.payload.take(),
+                        SilpBody::Probe { .. } => None,
+                    };
+                    self.cover(pending, silp.line.span());
+                    self.silp_line(&silp);
+                    if let Some(ir) = tree.and_then(|tree| self.code_rules(&tree)) {
+                        self.ir_rules(&ir);
+                    }
+                }
+                item => self.item(region, &item, pending),
+            }
         }
     }
 
@@ -448,20 +465,29 @@ impl<'r, 'a> Linter<'r, 'a> {
             }
             SilpBody::Code(parse) => {
                 self.syntax_errors(&parse.errors);
-                // Code payloads write no `req_id`: without rules there is nothing to do.
-                if self.rules.is_empty() {
-                    return;
-                }
-                if let Some(tree) = &parse.payload {
-                    for rule in self.rules.with(Hook::Code) {
-                        rule.check_code(&mut self.ctx, tree);
-                    }
-                    let ir = from_code::decode(tree);
-                    for rule in self.rules.with(Hook::Ir) {
-                        rule.check_ir(&mut self.ctx, &ir);
-                    }
+                if let Some(ir) = parse.payload.as_ref().and_then(|tree| self.code_rules(tree)) {
+                    self.ir_rules(&ir);
                 }
             }
+        }
+    }
+
+    /// Runs the code rules on a code payload's tree and decodes its IR for the IR
+    /// rules; `None` without rules (code payloads write no `req_id`: there is
+    /// nothing to do).
+    fn code_rules(&mut self, tree: &Payload) -> Option<Ir> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        for rule in self.rules.with(Hook::Code) {
+            rule.check_code(&mut self.ctx, tree);
+        }
+        Some(from_code::decode(tree))
+    }
+
+    fn ir_rules(&mut self, ir: &Ir) {
+        for rule in self.rules.with(Hook::Ir) {
+            rule.check_ir(&mut self.ctx, ir);
         }
     }
 
@@ -733,9 +759,7 @@ impl<'r, 'a> Linter<'r, 'a> {
         if let (Some(req_ids), Some(req_id)) = (&mut self.req_ids, &ir.meta.req_id) {
             req_ids.push((req_id.node.clone(), req_id.span.clone()));
         }
-        for rule in self.rules.with(Hook::Ir) {
-            rule.check_ir(&mut self.ctx, &ir);
-        }
+        self.ir_rules(&ir);
     }
 }
 
