@@ -977,6 +977,52 @@ mod tests {
         }
     }
 
+    /// Lines of every kind `fix_in_pieces` has to get right: fixes safe and
+    /// unsafe, refused ones, suppressions used and unused, marks and joiners.
+    const LINES: [&str; 16] = [
+        "Cancel(x)",
+        "Start(y); Stop(z)",
+        "\u{feff}start(a)",
+        "\u{ad}",
+        "# silp-lint: ignore[SL104]",
+        "# silp-lint: ignore[SL101]",
+        "Begin(q) # silp-lint: ignore[SL104]",
+        "begin(r) # silp-lint: ignore[SL104]",
+        "",
+        "\u{200b}stop(z)",
+        "fetch(q=北京)",
+        "if !rain(t+1): Cancel(w) else: start(cards@indoor)",
+        "start(\u{430}b)",
+        "  ",
+        "//ping silp/1",
+        "start(x\u{200d}y)",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// A file the pieces fix comes out as the whole-file engine fixes it.
+        #[test]
+        fn files_fixed_in_pieces_are_fixed_as_whole(
+            lines in proptest::collection::vec((0..LINES.len(), 0..3usize), 1..40),
+            piece_bytes in 1..120usize,
+            unsafe_fixes: bool,
+        ) {
+            let text: String = lines
+                .iter()
+                .map(|&(line, end)| format!("{}{}", LINES[line], ["\n", "\r\n", "\r"][end]))
+                .collect();
+            let lint = |text: &str| lint_text_unlimited(text, FileKind::Silp, &Settings::default());
+            if let Some(pieces) = fix_in_pieces(&text, FileKind::Silp, unsafe_fixes, &lint, piece_bytes) {
+                let whole = fixed_whole(&text, FileKind::Silp, unsafe_fixes).unwrap();
+                proptest::prop_assert!(whole.refused.is_empty());
+                proptest::prop_assert_eq!(
+                    (&pieces.text, pieces.applied, &pieces.by_rule),
+                    (&whole.text, whole.applied, &whole.by_rule)
+                );
+            }
+        }
+    }
+
     /// A piece that would read its first character as a byte-order mark, or that
     /// has a fix refused, sends the file to the whole-file engine.
     #[test]

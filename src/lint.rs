@@ -8,6 +8,7 @@ use crate::rules::registry::RULES;
 use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
+use crate::syntax::code::Payload;
 use crate::syntax::document::{
     is_line_oriented, line_item, Block, Carried, Carrier, CarrierText, Codes, Item, JsonText,
     NlipMessage, SilpBody, SilpLine,
@@ -16,7 +17,6 @@ use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region};
 use crate::syntax::suppression::Suppression;
-use crate::syntax::code::Payload;
 use crate::syntax::{parse, Document, SyntaxError};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -465,7 +465,11 @@ impl<'r, 'a> Linter<'r, 'a> {
             }
             SilpBody::Code(parse) => {
                 self.syntax_errors(&parse.errors);
-                if let Some(ir) = parse.payload.as_ref().and_then(|tree| self.code_rules(tree)) {
+                if let Some(ir) = parse
+                    .payload
+                    .as_ref()
+                    .and_then(|tree| self.code_rules(tree))
+                {
                     self.ir_rules(&ir);
                 }
             }
