@@ -309,8 +309,9 @@ impl<'r, 'a> Linter<'r, 'a> {
         pending: &mut Vec<Suppression>,
     ) {
         for line in lines {
-            match line_item(region.kind, line, text) {
-                Item::Silp(mut silp) => {
+            let mut item = line_item(region.kind, line, text);
+            match &mut item {
+                Item::Silp(silp) => {
                     // The line is this walk's own: its code payload's tree is dropped
                     // as soon as its IR is decoded, so a line of a million calls
                     // holds the IR and the reports, not the tree as well.
@@ -319,12 +320,15 @@ impl<'r, 'a> Linter<'r, 'a> {
                         SilpBody::Probe { .. } => None,
                     };
                     self.cover(pending, silp.line.span());
-                    self.silp_line(&silp);
-                    if let Some(ir) = tree.and_then(|tree| self.code_rules(&tree)) {
+                    self.silp_line(silp);
+                    if let Some(tree) = tree.filter(|_| !self.rules.is_empty()) {
+                        self.code_rules(&tree);
+                        let ir = from_code::decode(&tree);
+                        drop(tree);
                         self.ir_rules(&ir);
                     }
                 }
-                item => self.item(region, &item, pending),
+                _ => self.item(region, &item, pending),
             }
         }
     }
@@ -465,28 +469,19 @@ impl<'r, 'a> Linter<'r, 'a> {
             }
             SilpBody::Code(parse) => {
                 self.syntax_errors(&parse.errors);
-                if let Some(ir) = parse
-                    .payload
-                    .as_ref()
-                    .and_then(|tree| self.code_rules(tree))
-                {
-                    self.ir_rules(&ir);
+                // Code payloads write no `req_id`: without rules there is nothing to do.
+                if let Some(tree) = parse.payload.as_ref().filter(|_| !self.rules.is_empty()) {
+                    self.code_rules(tree);
+                    self.ir_rules(&from_code::decode(tree));
                 }
             }
         }
     }
 
-    /// Runs the code rules on a code payload's tree and decodes its IR for the IR
-    /// rules; `None` without rules (code payloads write no `req_id`: there is
-    /// nothing to do).
-    fn code_rules(&mut self, tree: &Payload) -> Option<Ir> {
-        if self.rules.is_empty() {
-            return None;
-        }
+    fn code_rules(&mut self, tree: &Payload) {
         for rule in self.rules.with(Hook::Code) {
             rule.check_code(&mut self.ctx, tree);
         }
-        Some(from_code::decode(tree))
     }
 
     fn ir_rules(&mut self, ir: &Ir) {
