@@ -159,6 +159,13 @@ CASES = {
     "semantic-tokens": lambda size: answer(
         long_line(size), "textDocument/semanticTokens/full",
         lambda result: f"{len(result['data']) // 5} tokens"),
+    "semantic-tokens-per-line": lambda size: answer(
+        line_per_problem(size), "textDocument/semanticTokens/full",
+        lambda result: f"{len(result['data']) // 5} tokens"),
+    "hover-per-line": lambda size: answer(
+        line_per_problem(size), "textDocument/hover",
+        lambda result: "answered" if result else "no hover",
+        position={"line": size // 20, "character": 1}),
     "diagnostics-long-line": lambda size: diagnostics(long_line(size)),
     "diagnostics-per-line": lambda size: diagnostics(line_per_problem(size)),
     "symbols": lambda size: answer(

@@ -455,6 +455,31 @@ mod tests {
     use super::*;
     use crate::syntax::parse;
 
+    /// Only the lines at the cursor parsed, a line-oriented file completes as
+    /// the whole tree does, at every offset.
+    #[test]
+    fn the_lines_at_the_cursor_complete_as_the_whole_file() {
+        let settings = Settings::default();
+        for (text, kind) in [
+            ("st\r\n# c\nif !rain(t+1): Can\rstop(y, ) # x\n\n//ping si", FileKind::Silp),
+            (
+                "{\"intent\":\"!ST\"}\n\n{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"sta\"}\n{\"in",
+                FileKind::SilpJsonl,
+            ),
+            ("SLIP v1 a b Req\n# c\nSLIP v1 a b RequestTask x\nSLIP", FileKind::Slip),
+        ] {
+            let whole = parse(text, kind);
+            let mut completed = 0;
+            for offset in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let lines = crate::syntax::document::parse_lines_at(text, kind, offset);
+                let expected = complete(&whole, offset, &settings);
+                completed += usize::from(!expected.is_empty());
+                assert_eq!(complete(&lines, offset, &settings), expected, "{kind:?} at {offset}");
+            }
+            assert!(completed > 3, "{kind:?}");
+        }
+    }
+
     fn labels(text: &str, kind: FileKind) -> Vec<String> {
         complete(&parse(text, kind), text.len(), &Settings::default())
             .into_iter()

@@ -9,9 +9,11 @@
 //! each position is found in logarithmic time (one change is spliced in directly).
 
 use crate::lint::{lint_document, lint_text, FileLint, PIECE_BYTES};
+use crate::lsp::completion;
+use crate::lsp::semantic::{self, Outline, Token};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span, Utf16Columns};
-use crate::syntax::document::is_line_oriented;
+use crate::syntax::document::{is_line_oriented, parse_lines_at};
 use crate::syntax::{Document, OwnedDocument};
 use ropey::Rope;
 use std::sync::{Arc, OnceLock};
@@ -91,11 +93,48 @@ impl Snapshot {
             .document()
     }
 
-    /// Whether work on the whole of this version reads it a line at a time, as
-    /// `check` does, rather than through its tree: a line-oriented document over
-    /// 1 MiB, whose tree would take far more memory than its text.
-    pub fn walks_lines(&self) -> bool {
+    /// Whether the lint, the outline and the semantic tokens read this version a
+    /// line at a time, as `check` does, and completion only the line it is asked
+    /// about, rather than through its tree: a
+    /// line-oriented document over 1 MiB, whose tree would take far more memory
+    /// than its text (and be built again for each version as the user types).
+    fn walks_lines(&self) -> bool {
         is_line_oriented(self.kind) && self.text.len() > PIECE_BYTES
+    }
+
+    /// The semantic tokens of this version that touch `within` (all without it):
+    /// at least the first `limit` of them, when it has that many (see
+    /// [`Snapshot::walks_lines`]).
+    pub fn tokens(&self, within: Option<Span>, limit: usize) -> Vec<Token> {
+        if self.walks_lines() {
+            semantic::line_tokens(&self.text, self.kind, within, limit)
+        } else {
+            semantic::tokens(self.document(), within)
+        }
+    }
+
+    /// This version's outline, its first `limit` payloads listed (see
+    /// [`Snapshot::walks_lines`]).
+    pub fn symbols(&self, limit: usize) -> Outline {
+        if self.walks_lines() {
+            semantic::line_symbols(&self.text, self.kind, limit)
+        } else {
+            semantic::symbols(self.document(), limit)
+        }
+    }
+
+    /// The completions at byte `offset` (see [`Snapshot::walks_lines`]: a large
+    /// line-oriented document has only the line there parsed).
+    pub fn complete(&self, offset: usize, settings: &Settings) -> Vec<completion::Item> {
+        if self.walks_lines() {
+            completion::complete(
+                &parse_lines_at(&self.text, self.kind, offset),
+                offset,
+                settings,
+            )
+        } else {
+            completion::complete(self.document(), offset, settings)
+        }
     }
 
     /// This version linted whole. A line-oriented document over 1 MiB is linted as

@@ -88,8 +88,37 @@ pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
     for block in &document.blocks {
         out.block(block);
     }
-    let text = document.text;
-    let mut tokens = out.tokens;
+    sorted_apart(out.tokens, document.text)
+}
+
+/// The first of [`tokens`] of a line-oriented file's text (at least `limit` of
+/// them, when it has that many), read a line at a time as `check` reads it: only
+/// the lines that touch `within`, and no more lines than it takes. A line's tokens
+/// lie on it, so each line's are sorted and kept apart on their own.
+pub fn line_tokens(text: &str, kind: FileKind, within: Option<Span>, limit: usize) -> Vec<Token> {
+    let mut tokens = Vec::new();
+    let mut out = Tokens {
+        text,
+        within,
+        tokens: Vec::new(),
+    };
+    for region in regions(text, kind) {
+        for line in region.lines() {
+            if tokens.len() >= limit {
+                return tokens;
+            }
+            if out.wanted(&line.span()) {
+                out.item(&line_item(kind, line, text));
+                tokens.extend(sorted_apart(std::mem::take(&mut out.tokens), text));
+            }
+        }
+    }
+    tokens
+}
+
+/// `tokens` sorted, without empty ones and without any that overlaps the one
+/// before.
+fn sorted_apart(mut tokens: Vec<Token>, text: &str) -> Vec<Token> {
     tokens.retain(|t| t.span.start < t.span.end && text.get(t.span.clone()).is_some());
     tokens.sort_by_key(|t| (t.span.start, t.span.end));
     let mut end = 0;
@@ -139,49 +168,52 @@ impl Tokens<'_> {
 
     fn block(&mut self, block: &Block) {
         for item in &block.items {
-            match item {
-                Item::Blank(_) => {}
-                Item::Comment { line, .. } => {
-                    if self.wanted(&line.span()) {
-                        self.comment_line(line);
+            self.item(item);
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Blank(_) => {}
+            Item::Comment { line, .. } => {
+                if self.wanted(&line.span()) {
+                    self.comment_line(line);
+                }
+            }
+            Item::Silp(silp) => {
+                if self.wanted(&silp.line.span()) {
+                    self.silp_line(silp);
+                }
+            }
+            Item::Slip { line, parse } => {
+                if let Some(message) = parse.message.as_ref().filter(|_| self.wanted(&line.span()))
+                {
+                    self.slip_message(message);
+                }
+            }
+            Item::Json(json) => {
+                if !self.wanted(&json.span) {
+                    return;
+                }
+                for (value, carrier) in json.values() {
+                    match carrier {
+                        Some(carrier) => self.carrier(carrier),
+                        None => self.json(value, &mut Vec::new(), None),
                     }
                 }
-                Item::Silp(silp) => {
-                    if self.wanted(&silp.line.span()) {
-                        self.silp_line(silp);
-                    }
+            }
+            // The envelope's own keys are the JSON grammar's to colour.
+            Item::Nlip(message) => {
+                for carried in &message.carried {
+                    self.carried(carried);
                 }
-                Item::Slip { line, parse } => {
-                    if let Some(message) =
-                        parse.message.as_ref().filter(|_| self.wanted(&line.span()))
-                    {
-                        self.slip_message(message);
-                    }
+                for carrier in &message.carriers {
+                    self.carrier(carrier);
                 }
-                Item::Json(json) => {
-                    if !self.wanted(&json.span) {
-                        continue;
-                    }
-                    for (value, carrier) in json.values() {
-                        match carrier {
-                            Some(carrier) => self.carrier(carrier),
-                            None => self.json(value, &mut Vec::new(), None),
-                        }
-                    }
-                }
-                // The envelope's own keys are the JSON grammar's to colour.
-                Item::Nlip(message) => {
-                    for carried in &message.carried {
-                        self.carried(carried);
-                    }
-                    for carrier in &message.carriers {
-                        self.carrier(carrier);
-                    }
-                }
-                Item::Carrier(text) => {
-                    for carrier in &text.carriers {
-                        self.carrier(carrier);
-                    }
+            }
+            Item::Carrier(text) => {
+                for carrier in &text.carriers {
+                    self.carrier(carrier);
                 }
             }
         }
@@ -723,10 +755,8 @@ mod tests {
         super::symbols(&parse(text, kind), usize::MAX).symbols
     }
 
-    /// Read a line at a time, a line-oriented file has the outline of its tree.
-    #[test]
-    fn line_symbols_are_the_symbols_of_the_tree() {
-        for (text, kind) in [
+    /// Line-oriented texts of each kind, with every kind of line.
+    const LINE_ORIENTED: [(&str, FileKind); 3] = [
             (
                 "\u{feff}start(x)\r\n# c\n\nif !rain(t+1): Cancel(w)\rstop(y) # silp-lint: ignore[SL101]\n//ping silp/1\n",
                 FileKind::Silp,
@@ -735,14 +765,52 @@ mod tests {
                 "{\"intent\":\"!START\"}\nnot json\n\n{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"start(a)\",\"submessages\":[{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"stop(b)\"}]}\n",
                 FileKind::SilpJsonl,
             ),
-            ("SLIP v1 a b RequestTask x\n# c\nSLIP v2 a b c\nnot slip\n", FileKind::Slip),
-        ] {
+        ("SLIP v1 a b RequestTask x\n# c\nSLIP v2 a b c\nnot slip\n", FileKind::Slip),
+    ];
+
+    /// Read a line at a time, a line-oriented file has the outline of its tree.
+    #[test]
+    fn line_symbols_are_the_symbols_of_the_tree() {
+        for (text, kind) in LINE_ORIENTED {
             let text = text.repeat(3);
             for limit in [usize::MAX, 4] {
                 let whole = super::symbols(&parse(&text, kind), limit);
                 let lines = line_symbols(&text, kind, limit);
                 assert!(whole.total > 4, "{kind:?}");
-                assert_eq!((lines.symbols, lines.total), (whole.symbols, whole.total), "{kind:?}");
+                assert_eq!(
+                    (lines.symbols, lines.total),
+                    (whole.symbols, whole.total),
+                    "{kind:?}"
+                );
+            }
+        }
+    }
+
+    /// Read a line at a time, a line-oriented file has the tokens of its tree: all
+    /// of them, the first of them, and the one at each offset.
+    #[test]
+    fn line_tokens_are_the_tokens_of_the_tree() {
+        for (text, kind) in LINE_ORIENTED {
+            let text = text.repeat(3);
+            let whole = super::tokens(&parse(&text, kind), None);
+            assert!(whole.len() > 10, "{kind:?}");
+            assert_eq!(
+                line_tokens(&text, kind, None, usize::MAX),
+                whole,
+                "{kind:?}"
+            );
+            let first = line_tokens(&text, kind, None, 10);
+            assert!(first.len() >= 10 && first.len() < whole.len(), "{kind:?}");
+            assert_eq!(first, whole[..first.len()], "{kind:?}");
+            for offset in 0..=text.len() {
+                let within = Some(offset..offset);
+                let lines = line_tokens(&text, kind, within.clone(), usize::MAX);
+                let tree = super::tokens(&parse(&text, kind), within);
+                assert_eq!(
+                    token_at(&lines, offset),
+                    token_at(&tree, offset),
+                    "{kind:?} at {offset}"
+                );
             }
         }
     }

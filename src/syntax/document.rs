@@ -311,6 +311,27 @@ pub fn parse(text: &str, kind: FileKind) -> Document<'_> {
     }
 }
 
+/// A line-oriented file's text as a document that holds only the lines touching
+/// byte `offset` (at most two: the line it is on, and the next when it is at a
+/// line's end): what a request about one place needs of a large file, without
+/// parsing the rest.
+pub fn parse_lines_at(text: &str, kind: FileKind, offset: usize) -> Document<'_> {
+    debug_assert!(is_line_oriented(kind));
+    let blocks = regions(text, kind)
+        .into_iter()
+        .map(|region| Block {
+            items: region
+                .lines()
+                .skip_while(|line| line.span().end < offset)
+                .take_while(|line| line.start <= offset)
+                .map(|line| line_item(kind, line, text))
+                .collect(),
+            region,
+        })
+        .collect();
+    Document { text, kind, blocks }
+}
+
 impl<'t> Document<'t> {
     /// The spans around the blocks of a Markdown page (its prose and other blocks),
     /// from the start of the page; none for other kinds.

@@ -1,7 +1,6 @@
 //! `textDocument/completion`: verbs, anchors, IR keys and frontends where the
 //! payload being typed can take them.
 
-use crate::lsp::completion;
 use crate::lsp::session::Session;
 use crate::lsp::to_lsp::completion_kind;
 use std::sync::Arc;
@@ -26,11 +25,9 @@ pub async fn handle(
         return Ok(None);
     };
     let offset = snapshot.offset(position.position, encoding);
-    let parsed = snapshot.clone();
+    let completed = snapshot.clone();
     let items = session
-        .blocking("completion", move || {
-            completion::complete(parsed.document(), offset, &settings)
-        })
+        .blocking("completion", move || completed.complete(offset, &settings))
         .await
         .unwrap_or_default();
     if items.is_empty() {

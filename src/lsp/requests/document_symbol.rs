@@ -2,7 +2,6 @@
 //! [`MAX_SYMBOLS`]; past it, a last entry (at the first payload left out) says how
 //! many payloads are not listed.
 
-use crate::lsp::semantic;
 use crate::lsp::session::Session;
 use crate::lsp::to_lsp::symbol_kind;
 use std::sync::Arc;
@@ -48,11 +47,7 @@ pub async fn handle(
     let symbols = session
         .blocking("document symbols", move || {
             // One more than listed, to place the note on the first payload left out.
-            let outline = if snapshot.walks_lines() {
-                semantic::line_symbols(&snapshot.text, snapshot.kind, MAX_SYMBOLS + 1)
-            } else {
-                semantic::symbols(snapshot.document(), MAX_SYMBOLS + 1)
-            };
+            let outline = snapshot.symbols(MAX_SYMBOLS + 1);
             let mut entries: Vec<lsp::DocumentSymbol> = outline
                 .symbols
                 .into_iter()

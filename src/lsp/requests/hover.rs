@@ -55,7 +55,7 @@ pub async fn handle(
     let parsed = snapshot.clone();
     let token = session
         .blocking("hover", move || {
-            let tokens = semantic::tokens(parsed.document(), Some(offset..offset));
+            let tokens = parsed.tokens(Some(offset..offset), usize::MAX);
             semantic::token_at(&tokens, offset).cloned()
         })
         .await

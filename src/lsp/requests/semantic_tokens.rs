@@ -3,7 +3,6 @@
 //! [`MAX_SEMANTIC_TOKENS`] of a document; past them the editor's grammar colours
 //! the text alone.
 
-use crate::lsp::semantic;
 use crate::lsp::session::Session;
 use crate::lsp::to_lsp::{encode_tokens, semantic_legend};
 use std::sync::Arc;
@@ -36,7 +35,7 @@ pub async fn handle(
     };
     let data = session
         .blocking("semantic tokens", move || {
-            let mut tokens = semantic::tokens(snapshot.document(), None);
+            let mut tokens = snapshot.tokens(None, MAX_SEMANTIC_TOKENS);
             tokens.truncate(MAX_SEMANTIC_TOKENS);
             encode_tokens(&tokens, &snapshot, encoding)
         })
