@@ -311,10 +311,10 @@ pub fn parse(text: &str, kind: FileKind) -> Document<'_> {
     }
 }
 
-/// A line-oriented file's text as a document that holds only the lines touching
-/// byte `offset` (at most two: the line it is on, and the next when it is at a
-/// line's end): what a request about one place needs of a large file, without
-/// parsing the rest.
+/// A line-oriented file's text as a document that holds only the line byte
+/// `offset` is on (its end included; none when `offset` falls inside a line
+/// break): what a request about one place needs of a large file, without parsing
+/// the rest.
 pub fn parse_lines_at(text: &str, kind: FileKind, offset: usize) -> Document<'_> {
     debug_assert!(is_line_oriented(kind));
     let blocks = regions(text, kind)
