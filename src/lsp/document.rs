@@ -102,12 +102,22 @@ impl Snapshot {
         is_line_oriented(self.kind) && self.text.len() > PIECE_BYTES
     }
 
-    /// The semantic tokens of this version that touch `within` (all without it):
-    /// at least the first `limit` of them, when it has that many (see
-    /// [`Snapshot::walks_lines`]).
-    pub fn tokens(&self, within: Option<Span>, limit: usize) -> Vec<Token> {
+    /// This version's semantic tokens: at least the first `limit` of them, when it
+    /// has that many (see [`Snapshot::walks_lines`]).
+    pub fn tokens(&self, limit: usize) -> Vec<Token> {
         if self.walks_lines() {
-            semantic::line_tokens(&self.text, self.kind, within, limit)
+            semantic::line_tokens(&self.text, self.kind, limit)
+        } else {
+            semantic::tokens(self.document(), None)
+        }
+    }
+
+    /// The semantic tokens of the line at byte `offset`, as completion reads it
+    /// (see [`Snapshot::complete`]).
+    pub fn tokens_at(&self, offset: usize) -> Vec<Token> {
+        let within = Some(offset..offset);
+        if self.walks_lines() {
+            semantic::tokens(&parse_lines_at(&self.text, self.kind, offset), within)
         } else {
             semantic::tokens(self.document(), within)
         }

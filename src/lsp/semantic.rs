@@ -92,14 +92,14 @@ pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
 }
 
 /// The first of [`tokens`] of a line-oriented file's text (at least `limit` of
-/// them, when it has that many), read a line at a time as `check` reads it: only
-/// the lines that touch `within`, and no more lines than it takes. A line's tokens
-/// lie on it, so each line's are sorted and kept apart on their own.
-pub fn line_tokens(text: &str, kind: FileKind, within: Option<Span>, limit: usize) -> Vec<Token> {
+/// them, when it has that many), read a line at a time as `check` reads it, and no
+/// more lines than it takes. A line's tokens lie on it, so each line's are sorted
+/// and kept apart on their own.
+pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut out = Tokens {
         text,
-        within,
+        within: None,
         tokens: Vec::new(),
     };
     for region in regions(text, kind) {
@@ -107,10 +107,8 @@ pub fn line_tokens(text: &str, kind: FileKind, within: Option<Span>, limit: usiz
             if tokens.len() >= limit {
                 return tokens;
             }
-            if out.wanted(&line.span()) {
-                out.item(&line_item(kind, line, text));
-                tokens.extend(sorted_apart(std::mem::take(&mut out.tokens), text));
-            }
+            out.item(&line_item(kind, line, text));
+            tokens.extend(sorted_apart(std::mem::take(&mut out.tokens), text));
         }
     }
     tokens
@@ -745,6 +743,7 @@ fn object_symbol(node: &JsonNode, members: &[JsonMember]) -> Symbol {
 mod tests {
     use super::*;
     use crate::source::FileKind;
+    use crate::syntax::document::parse_lines_at;
     use crate::syntax::parse;
 
     fn tokens(text: &str, kind: FileKind, within: Option<Span>) -> Vec<Token> {
@@ -787,24 +786,21 @@ mod tests {
     }
 
     /// Read a line at a time, a line-oriented file has the tokens of its tree: all
-    /// of them, the first of them, and the one at each offset.
+    /// of them and the first of them; and with only the line at an offset parsed,
+    /// the token at each offset.
     #[test]
     fn line_tokens_are_the_tokens_of_the_tree() {
         for (text, kind) in LINE_ORIENTED {
             let text = text.repeat(3);
             let whole = super::tokens(&parse(&text, kind), None);
             assert!(whole.len() > 10, "{kind:?}");
-            assert_eq!(
-                line_tokens(&text, kind, None, usize::MAX),
-                whole,
-                "{kind:?}"
-            );
-            let first = line_tokens(&text, kind, None, 10);
+            assert_eq!(line_tokens(&text, kind, usize::MAX), whole, "{kind:?}");
+            let first = line_tokens(&text, kind, 10);
             assert!(first.len() >= 10 && first.len() < whole.len(), "{kind:?}");
             assert_eq!(first, whole[..first.len()], "{kind:?}");
             for offset in 0..=text.len() {
                 let within = Some(offset..offset);
-                let lines = line_tokens(&text, kind, within.clone(), usize::MAX);
+                let lines = super::tokens(&parse_lines_at(&text, kind, offset), within.clone());
                 let tree = super::tokens(&parse(&text, kind), within);
                 assert_eq!(
                     token_at(&lines, offset),

@@ -55,7 +55,7 @@ pub async fn handle(
     let parsed = snapshot.clone();
     let token = session
         .blocking("hover", move || {
-            let tokens = parsed.tokens(Some(offset..offset), usize::MAX);
+            let tokens = parsed.tokens_at(offset);
             semantic::token_at(&tokens, offset).cloned()
         })
         .await

@@ -35,7 +35,7 @@ pub async fn handle(
     };
     let data = session
         .blocking("semantic tokens", move || {
-            let mut tokens = snapshot.tokens(None, MAX_SEMANTIC_TOKENS);
+            let mut tokens = snapshot.tokens(MAX_SEMANTIC_TOKENS);
             tokens.truncate(MAX_SEMANTIC_TOKENS);
             encode_tokens(&tokens, &snapshot, encoding)
         })
