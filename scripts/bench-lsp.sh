@@ -107,6 +107,11 @@ def line_per_problem(size):
     return "Cancel(x)\n" * (size // 10)
 
 
+def unformatted_lines(size):
+    """One payload per line, each with spaces fmt takes out."""
+    return "cancel( x )\n" * (size // 12)
+
+
 def opened(text):
     server = Server()
     server.open(URI, text)
@@ -171,6 +176,10 @@ CASES = {
     "symbols": lambda size: answer(
         line_per_problem(size), "textDocument/documentSymbol",
         lambda result: f"{len(result)} outline entries"),
+    "formatting-per-line": lambda size: answer(
+        unformatted_lines(size), "textDocument/formatting",
+        lambda result: f"{len(result or [])} edits",
+        options={"tabSize": 4, "insertSpaces": True}),
     "changes": changes,
     "fix-all": lambda size: answer(
         line_per_problem(size), "textDocument/codeAction",

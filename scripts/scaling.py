@@ -74,6 +74,10 @@ def one_diagnostic_per_line(n):
     return "diag.silp", "Cancel(x)\n" * n
 
 
+def unformatted_lines(n):
+    return "unformatted.silp", "cancel( x )\n" * n
+
+
 def reports_on_one_line(n):
     return "reports.silp", "Start(y); " * n + "Start(y)\n"
 
@@ -93,6 +97,7 @@ CASES = [
     ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),
     ("--fix: N fixes on one line", reports_on_one_line, 62_500, "fix"),
     ("--fix: one fix per line, N lines", one_diagnostic_per_line, 62_500, "fix"),
+    ("fmt: N lines to reformat", unformatted_lines, 52_083, "fmt"),
     ("N used suppressions", used_suppressions, 10_000, "check"),
     ("one comment with N codes", one_comment_many_codes, 10_000, "check"),
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
@@ -118,6 +123,7 @@ def run(command, path):
         "check": [BIN, "check", path, "--output-format", "json"],
         "human": [BIN, "check", path],
         "fix": [BIN, "check", "--fix", path, "--output-format", "json"],
+        "fmt": [BIN, "fmt", path],
         "convert": [BIN, "convert", "--to", "json", path],
     }[command]
     timed = ["/usr/bin/time", "-f", "%e %M"] + args

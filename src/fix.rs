@@ -16,13 +16,13 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::{lint_text_unlimited, PIECE_BYTES};
+use crate::lint::lint_text_unlimited;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::{is_line_oriented, line_item};
 use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine};
 use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
-use crate::syntax::region::regions;
+use crate::syntax::region::{regions, PIECE_BYTES};
 use crate::syntax::slip::SlipParse;
 use crate::syntax::{parse, Document};
 use rayon::prelude::*;

@@ -26,10 +26,12 @@
 use crate::diagnostics::{apply_edits, Edit};
 use crate::source::FileKind;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
-use crate::syntax::document::{Item, SilpBody, SilpLine};
-use crate::syntax::lines::split_trailing_comment;
+use crate::syntax::document::{line_item, Item, SilpBody, SilpLine};
+use crate::syntax::lines::{split_trailing_comment, Line};
+use crate::syntax::region::{regions, PIECE_BYTES};
 use crate::syntax::slip::{self, Message};
-use crate::syntax::{parse, ping, Document};
+use crate::syntax::{ping, Document};
+use rayon::prelude::*;
 
 /// The canonical text of a code payload's syntax tree.
 pub fn print_code(payload: &Payload) -> String {
@@ -265,44 +267,79 @@ fn format_message_line(line: &str, message: &Message) -> Option<String> {
     same.then_some(formatted)
 }
 
-/// The edits that bring every payload of a document to canonical form, in file
-/// order, one per changed line. Only `.silp`, `.slip` and the `silp` and `slip`
-/// blocks of Markdown pages are formatted; payloads with syntax errors are left as
-/// they are.
+/// The edits that bring every payload of a parsed document to canonical form, in
+/// file order, one per changed line (see [`format_edits`], which reads the same
+/// lines without the document).
 pub fn format_document(document: &Document) -> Vec<Edit> {
+    document
+        .blocks
+        .iter()
+        .flat_map(|block| &block.items)
+        .filter_map(item_edit)
+        .collect()
+}
+
+/// The edits that bring every payload of a file's text read as `kind` to canonical
+/// form, in file order, one per changed line. Only `.silp`, `.slip` and the `silp`
+/// and `slip` blocks of Markdown pages are formatted; payloads with syntax errors
+/// are left as they are.
+///
+/// Each of those payloads is one line, formatted on its own, so the lines are
+/// parsed one at a time and dropped: a file's tree is never held whole (10 MB of
+/// payload lines made a tree of about 450 MiB). A region over [`PIECE_BYTES`] is
+/// formatted in pieces on the thread pool, as `check` lints it.
+pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
+    line_edits(text, kind, PIECE_BYTES)
+}
+
+/// [`format_edits`], a region over `piece_bytes` in pieces of that size.
+fn line_edits(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<Edit> {
     let mut edits = Vec::new();
-    for block in &document.blocks {
-        for item in &block.items {
-            let (line, formatted) = match item {
-                Item::Silp(SilpLine {
-                    line,
-                    body: SilpBody::Code(parse),
-                    ..
-                }) if parse.errors.is_empty() => {
-                    let Some(tree) = &parse.payload else {
-                        continue;
-                    };
-                    (line, format_code_line(line.text, tree))
-                }
-                Item::Slip { line, parse } if parse.errors.is_empty() => {
-                    let Some(message) = &parse.message else {
-                        continue;
-                    };
-                    (line, format_message_line(line.text, message))
-                }
-                _ => continue,
-            };
-            if let Some(formatted) = formatted {
-                edits.push(Edit::minimal(line.start, line.text, &formatted));
-            }
+    for region in regions(text, kind) {
+        let kind = region.kind;
+        if !matches!(kind, FileKind::Silp | FileKind::Slip) {
+            continue;
         }
+        let line_edits = |lines: &mut dyn Iterator<Item = Line>, edits: &mut Vec<Edit>| {
+            edits.extend(lines.filter_map(|line| item_edit(&line_item(kind, line, text))));
+        };
+        let pieces = region.pieces(piece_bytes);
+        if pieces.len() == 1 {
+            line_edits(&mut region.lines(), &mut edits);
+            continue;
+        }
+        let pieces: Vec<Vec<Edit>> = pieces
+            .into_par_iter()
+            .map(|piece| {
+                let mut piece_edits = Vec::new();
+                line_edits(&mut region.lines_of(piece), &mut piece_edits);
+                piece_edits
+            })
+            .collect();
+        edits.reserve_exact(pieces.iter().map(Vec::len).sum());
+        edits.extend(pieces.into_iter().flatten());
     }
     edits
 }
 
-/// The formatting edits of a file's text read as `kind` (see [`format_document`]).
-pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
-    format_document(&parse(text, kind))
+/// The edit that brings one payload line to canonical form; `None` when it is
+/// already, has a syntax error, or is no code or SLIP payload.
+fn item_edit(item: &Item) -> Option<Edit> {
+    let (line, formatted) = match item {
+        Item::Silp(SilpLine {
+            line,
+            body: SilpBody::Code(parse),
+            ..
+        }) if parse.errors.is_empty() => {
+            (line, format_code_line(line.text, parse.payload.as_ref()?))
+        }
+        Item::Slip { line, parse } if parse.errors.is_empty() => (
+            line,
+            format_message_line(line.text, parse.message.as_ref()?),
+        ),
+        _ => return None,
+    };
+    Some(Edit::minimal(line.start, line.text, &formatted?))
 }
 
 /// Whether `fmt` formats files of this kind.
@@ -318,6 +355,42 @@ pub fn format_text(text: &str, kind: FileKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::parse;
+
+    /// The edits of the line walk, whole or in pieces as small as one byte, are
+    /// those of the parsed document, for every kind: line breaks of each sort,
+    /// byte-order marks, comments, syntax errors and Markdown fences included.
+    #[test]
+    fn lines_formatted_one_at_a_time_are_formatted_as_in_the_document() {
+        let silp =
+            "\u{feff}cancel( x )\r\n# c\n\nif  !rain( t+1 ) :start( hike ) else : b(c @ d)\n\
+                    start(\n  book(h , city = S)  # note\rfetch(a);email( b )\r\nCancel(x)";
+        let slip = "SLIP v1  a  b   ACK  \"x  y\"\r\n# c\nSLIP v1 a b\n\nSLIP  v1 x y Unknown  z";
+        let page = "# t\n\n```silp\ncancel( x )\n```\n\n> ```slip\n> SLIP v1  a b ACK\n> ```\n";
+        let json = "{\"intent\": \"!START\"}\n";
+        let cases = [
+            (silp, FileKind::Silp),
+            (slip, FileKind::Slip),
+            (page, FileKind::Markdown),
+            (json, FileKind::SilpJsonl),
+            (json, FileKind::SilpJson),
+        ];
+        let mut changed_lines = Vec::new();
+        for (text, kind) in cases {
+            let whole = format_document(&parse(text, kind));
+            for piece_bytes in [1, 7, 30, PIECE_BYTES] {
+                assert_eq!(
+                    line_edits(text, kind, piece_bytes),
+                    whole,
+                    "{kind:?} in pieces of {piece_bytes}"
+                );
+            }
+            changed_lines.push(whole.len());
+        }
+        // Four code lines (not `start(`, a syntax error, nor `Cancel(x)`, already
+        // canonical), two SLIP lines, the two fenced lines, and no JSON.
+        assert_eq!(changed_lines, [4, 2, 2, 0, 0]);
+    }
 
     fn fmt_code(line: &str) -> String {
         format_silp_line(line).unwrap_or_else(|| line.to_string())

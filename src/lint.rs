@@ -15,7 +15,7 @@ use crate::syntax::document::{
 };
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
-use crate::syntax::region::{regions, Region};
+use crate::syntax::region::{regions, Region, PIECE_BYTES};
 use crate::syntax::suppression::Suppression;
 use crate::syntax::{parse, Document, SyntaxError};
 use rayon::prelude::*;
@@ -108,11 +108,6 @@ fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>, gather: Gather) -> Fil
     let rules = RuleTable::enabled(ctx.settings());
     walk(document, ctx, &rules, gather)
 }
-
-/// How much of a line-oriented file one thread lints at a time: a file larger
-/// than this is cut into pieces of whole lines ([`Region::pieces`]) linted in
-/// parallel. Most files are one piece.
-pub const PIECE_BYTES: usize = 1 << 20;
 
 /// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
 /// parsed document, each line's item dropped once linted. A file of several

@@ -679,6 +679,43 @@ async fn formatting_prints_the_canonical_form_of_silp_and_slip_only() {
     client.shutdown().await;
 }
 
+#[tokio::test]
+async fn a_formatting_of_more_lines_than_the_edit_limit_is_one_edit() {
+    use silp_lint::lsp::to_lsp::MAX_EDITS;
+    let mut client = TestClient::start().await;
+    client.initialize().await;
+    let uri = "file:///w/many.silp";
+    // Non-ASCII and CRLF, between lines fmt leaves as they are.
+    let text = format!(
+        "# 😀 first\n{}start(北)\n",
+        "cancel( 北 , é )\r\n".repeat(MAX_EDITS + 1)
+    );
+    client.open(uri, "silp", 1, &text).await;
+    client.diagnostics(uri, Some(1)).await;
+    let edits = client
+        .request(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+        )
+        .await;
+    let edits = edits.as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    // From the first change to the last: the lines around are not in it.
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 1, "character": 7})
+    );
+    assert_eq!(
+        edits[0]["range"]["end"]["line"].as_u64(),
+        Some(MAX_EDITS as u64 + 1)
+    );
+    assert_eq!(
+        apply_text_edits(&text, edits),
+        silp_lint::format::format_text(&text, FileKind::Silp)
+    );
+    client.shutdown().await;
+}
+
 /// Text from an alphabet that stresses position conversion.
 fn alphabet() -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
@@ -1710,15 +1747,15 @@ fn the_binary_exits_with_status_one_without_shutdown_and_survives_bad_frames() {
 
 #[tokio::test]
 async fn semantic_tokens_stop_at_their_limit_and_a_large_fix_all_is_one_edit() {
-    use silp_lint::lsp::requests::code_action::MAX_FIX_ALL_EDITS;
     use silp_lint::lsp::requests::semantic_tokens::MAX_SEMANTIC_TOKENS;
+    use silp_lint::lsp::to_lsp::MAX_EDITS;
     let mut client = TestClient::start().await;
     client.initialize().await;
     let line = "Cancel(a); Start(b); Route(c); Book(d)\n";
     let per_line =
         silp_lint::lsp::semantic::tokens(&silp_lint::syntax::parse(line, FileKind::Silp), None)
             .len();
-    let lines = (MAX_SEMANTIC_TOKENS / per_line + 1).max(MAX_FIX_ALL_EDITS + 1);
+    let lines = (MAX_SEMANTIC_TOKENS / per_line + 1).max(MAX_EDITS + 1);
     let text = line.repeat(lines);
     let uri = "file:///w/tokens.silp";
     client.open(uri, "silp", 1, &text).await;

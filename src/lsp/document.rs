@@ -8,12 +8,15 @@
 //! the line start, and a `didChange` of several changes is applied to a rope, where
 //! each position is found in logarithmic time (one change is spliced in directly).
 
-use crate::lint::{lint_document, lint_text, FileLint, PIECE_BYTES};
+use crate::diagnostics::Edit;
+use crate::format;
+use crate::lint::{lint_document, lint_text, FileLint};
 use crate::lsp::completion;
 use crate::lsp::semantic::{self, Outline, Token};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span, Utf16Columns};
 use crate::syntax::document::{is_line_oriented, parse_lines_at};
+use crate::syntax::region::PIECE_BYTES;
 use crate::syntax::{Document, OwnedDocument};
 use ropey::Rope;
 use std::sync::{Arc, OnceLock};
@@ -93,9 +96,9 @@ impl Snapshot {
             .document()
     }
 
-    /// Whether the lint, the outline and the semantic tokens read this version a
-    /// line at a time, as `check` does, and completion only the line it is asked
-    /// about, rather than through its tree: a
+    /// Whether the lint, the outline, the semantic tokens and formatting read this
+    /// version a line at a time, as `check` and `fmt` do, and completion only the
+    /// line it is asked about, rather than through its tree: a
     /// line-oriented document over 1 MiB, whose tree would take far more memory
     /// than its text (and be built again for each version as the user types).
     fn walks_lines(&self) -> bool {
@@ -144,6 +147,17 @@ impl Snapshot {
             )
         } else {
             completion::complete(self.document(), offset, settings)
+        }
+    }
+
+    /// The edits that format this version, as `silp-lint fmt` makes them (see
+    /// [`Snapshot::walks_lines`]: a large line-oriented document is formatted a line
+    /// at a time, as `fmt` formats it).
+    pub fn format_edits(&self) -> Vec<Edit> {
+        if self.walks_lines() {
+            format::format_edits(&self.text, self.kind)
+        } else {
+            format::format_document(self.document())
         }
     }
 
@@ -313,6 +327,23 @@ mod tests {
         assert!(!small.walks_lines());
         small.lint(&settings);
         assert!(small.parsed.get().is_some());
+    }
+
+    /// A large line-oriented document is formatted as `fmt` formats its text,
+    /// without building its tree.
+    #[test]
+    fn a_large_payload_file_is_formatted_without_its_tree() {
+        let text = "cancel( x )\nstart(y)\n".repeat(PIECE_BYTES / 21 + 1);
+        let snapshot = Snapshot::new(text.clone(), FileKind::Silp);
+        assert!(snapshot.walks_lines());
+        let edits = snapshot.format_edits();
+        assert!(snapshot.parsed.get().is_none());
+        assert_eq!(edits.len(), PIECE_BYTES / 21 + 1);
+        assert_eq!(edits, format::format_document(snapshot.document()));
+        assert_eq!(
+            crate::diagnostics::apply_edits(&text, &edits),
+            format::format_text(&text, FileKind::Silp)
+        );
     }
 
     #[test]

@@ -38,9 +38,8 @@
 //! - at most 200,000 semantic tokens per document
 //!   ([`requests::semantic_tokens::MAX_SEMANTIC_TOKENS`]); past them the editor's
 //!   grammar colours the text alone;
-//! - a fix-all of more than 10,000 edits
-//!   ([`requests::code_action::MAX_FIX_ALL_EDITS`]) is sent as one edit from the
-//!   first change to the last;
+//! - a fix-all or a formatting of more than 10,000 edits ([`to_lsp::MAX_EDITS`]) is
+//!   sent as one edit from the first change to the last;
 //! - a message body is at most 64 MiB ([`transport::MAX_BODY`]); a larger one is
 //!   skipped (and logged) without waiting for it, and the server reads on from the
 //!   next header;

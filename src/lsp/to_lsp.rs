@@ -6,7 +6,7 @@ use super::completion::ItemKind;
 use super::document::{Encoding, Snapshot};
 use super::semantic::{self, SymbolKind as PayloadKind, TOKEN_MODIFIERS, TOKEN_TYPES};
 use super::session::{OpenDocument, State};
-use crate::diagnostics::{Diagnostic, Fix, Severity};
+use crate::diagnostics::{apply_edits, Diagnostic, Edit, Fix, Severity};
 use std::str::FromStr;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
@@ -82,6 +82,30 @@ pub fn left_out(count: usize, limit: usize, at: lsp::Range) -> lsp::Diagnostic {
         ),
         ..Default::default()
     }
+}
+
+/// The most edits sent at once for one document (a fix-all, a formatting): past
+/// them, one edit from the first change to the last. An edit costs the client far
+/// more than the text it replaces: formatting a 10 MB document of 833,333 changed
+/// lines, sent line by line, took the server 9 s and 2.4 GiB.
+pub const MAX_EDITS: usize = 10_000;
+
+/// `edits` of `snapshot`'s text (sorted, not overlapping) in the protocol's terms,
+/// or past [`MAX_EDITS`] as one edit that does what they do.
+pub fn text_edits(edits: Vec<Edit>, snapshot: &Snapshot, encoding: Encoding) -> Vec<lsp::TextEdit> {
+    let edits = if edits.len() > MAX_EDITS {
+        let edited = apply_edits(&snapshot.text, &edits);
+        vec![Edit::minimal(0, &snapshot.text, &edited)]
+    } else {
+        edits
+    };
+    edits
+        .into_iter()
+        .map(|edit| lsp::TextEdit {
+            range: snapshot.range(&edit.span, encoding),
+            new_text: edit.content,
+        })
+        .collect()
 }
 
 /// The text edits of a fix in the protocol's terms.

@@ -8,6 +8,11 @@ use crate::source::{FileKind, Span};
 use crate::syntax::lines::{lines, Line};
 use crate::syntax::markdown;
 
+/// How much of a line-oriented file one thread reads at a time: a file larger than
+/// this is cut into pieces of whole lines ([`Region::pieces`]) that the lint, `fmt`
+/// and the fix engine's meaning check read in parallel. Most files are one piece.
+pub const PIECE_BYTES: usize = 1 << 20;
+
 /// One stretch of payloads of one kind.
 #[derive(Clone, Debug)]
 pub struct Region<'p> {

@@ -5,11 +5,11 @@
 //! ([`crate::fix::fix_text`], safe fixes only) runs rounds to a fixed point and
 //! refuses a round that would change a payload's meaning or break its syntax. Its
 //! result goes to the client as small edits ([`crate::lsp::diff`]; past
-//! [`MAX_FIX_ALL_EDITS`], one from the first change to the last). When the engine
+//! [`to_lsp::MAX_EDITS`], one from the first change to the last). When the engine
 //! refuses, no fix-all is offered and the log says why. It runs only when a lint
 //! found a safe fix, once per version and settings (editors ask on every cursor move).
 
-use crate::diagnostics::{Applicability, Diagnostic, Edit};
+use crate::diagnostics::{Applicability, Diagnostic};
 use crate::fix::fix_text;
 use crate::lint::FileLint;
 use crate::lsp::diff;
@@ -27,10 +27,6 @@ pub const METHOD: &str = "textDocument/codeAction";
 
 /// The code action kind of "fix all safe problems".
 pub const FIX_ALL_KIND: &str = "source.fixAll.silp-lint";
-
-/// The most edits in a fix-all: past them, one edit from the first change to the
-/// last (an edit costs the client far more than the text it replaces).
-pub const MAX_FIX_ALL_EDITS: usize = 10_000;
 
 pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
     capabilities.code_action_provider = Some(lsp::CodeActionProviderCapability::Options(
@@ -196,17 +192,8 @@ async fn fix_all(
     let outcome = session
         .blocking("fix all", move || {
             let fixed = fix_text(&snapshot.text, snapshot.kind, &engine_settings, false)?;
-            let mut edits = diff::edits(&snapshot.text, &fixed.text);
-            if edits.len() > MAX_FIX_ALL_EDITS {
-                edits = vec![Edit::minimal(0, &snapshot.text, &fixed.text)];
-            }
-            let edits = edits
-                .iter()
-                .map(|edit| lsp::TextEdit {
-                    range: snapshot.range(&edit.span, encoding),
-                    new_text: edit.content.clone(),
-                })
-                .collect();
+            let edits = diff::edits(&snapshot.text, &fixed.text);
+            let edits = to_lsp::text_edits(edits, &snapshot, encoding);
             Ok(FixAllEdits {
                 applied: fixed.applied,
                 edits,

@@ -3,6 +3,7 @@
 
 use crate::format;
 use crate::lsp::session::Session;
+use crate::lsp::to_lsp;
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types as lsp;
@@ -40,13 +41,7 @@ pub async fn handle(
     }
     let edits = session
         .blocking("formatting", move || {
-            format::format_document(snapshot.document())
-                .iter()
-                .map(|edit| lsp::TextEdit {
-                    range: snapshot.range(&edit.span, encoding),
-                    new_text: edit.content.clone(),
-                })
-                .collect::<Vec<_>>()
+            to_lsp::text_edits(snapshot.format_edits(), &snapshot, encoding)
         })
         .await
         .unwrap_or_default();
