@@ -4,9 +4,10 @@
 //! LSP positions (UTF-16 or UTF-8 units) and byte offsets.
 //!
 //! Both directions stay cheap on long non-ASCII lines: a byte offset's UTF-16 column
-//! is read off [`Utf16Columns`] (counted once per version) rather than counted from
-//! the line start, and a `didChange` of several changes is applied to a rope, where
-//! each position is found in logarithmic time (one change is spliced in directly).
+//! far into a line is read off [`Utf16Columns`] (counted once per version, and only
+//! for a version that has such a position) rather than counted from the line start,
+//! and a `didChange` of several changes is applied to a rope, where each position
+//! is found in logarithmic time (one change is spliced in directly).
 
 use crate::diagnostics::Edit;
 use crate::format;
@@ -177,9 +178,9 @@ impl Snapshot {
     /// in constant time on any line, in any order.
     pub fn position(&self, offset: usize, encoding: Encoding) -> Position {
         let (line, character) = if encoding.utf16() && !self.index.is_ascii() {
-            self.columns
-                .get_or_init(|| Utf16Columns::new(&self.text))
-                .lsp_position(&self.index, &self.text, offset)
+            self.index.utf16_position(&self.text, offset, || {
+                self.columns.get_or_init(|| Utf16Columns::new(&self.text))
+            })
         } else {
             // UTF-8 and ASCII columns are byte distances: nothing to count.
             self.index
@@ -344,6 +345,37 @@ mod tests {
             crate::diagnostics::apply_edits(&text, &edits),
             format::format_text(&text, FileKind::Silp)
         );
+    }
+
+    /// Positions on short non-ASCII lines are counted from their line start: a
+    /// keystroke's new version does not count its whole text. A position far into
+    /// a long line reads the checkpoints.
+    #[test]
+    fn utf16_columns_are_counted_once_a_position_is_far_into_a_line() {
+        let short = Snapshot::new(
+            "# 北京
+start(😀)
+"
+            .repeat(1000),
+            FileKind::Silp,
+        );
+        let last = short.text.len() - 2;
+        assert_eq!(
+            short.position(last, Encoding::Utf16),
+            Position::new(1999, 8)
+        );
+        assert!(short.columns.get().is_none());
+        let long = Snapshot::new(
+            format!(
+                "# {}
+",
+                "北".repeat(2000)
+            ),
+            FileKind::Silp,
+        );
+        let far = long.text.len() - 1;
+        assert_eq!(long.position(far, Encoding::Utf16), Position::new(0, 2002));
+        assert!(long.columns.get().is_some());
     }
 
     #[test]
