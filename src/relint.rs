@@ -49,7 +49,7 @@ pub struct Edit<'a> {
 /// The lint of the edited text by a window of lines around the edit, when the kind
 /// is line-oriented, the earlier result splits cleanly at the window and the window
 /// holds at most `max_window` bytes; `None` when the whole text must be linted. The
-/// server runs this on its own threads for a small window (a keystroke's lines take
+/// server runs this on its own thread for a small window (a keystroke's lines take
 /// microseconds, and a hand-off to the blocking pool took half a millisecond).
 pub fn relint_window(
     edit: &Edit<'_>,

@@ -31,10 +31,10 @@ pub struct Publish {
     pub diagnostics: Vec<lsp::Diagnostic>,
 }
 
-/// The largest window of lines re-linted on the server's own threads: a keystroke's
-/// few lines lint in microseconds, where handing them to the blocking pool and back
-/// took half a millisecond. A larger window goes to the pool, so no request waits
-/// behind it.
+/// The largest window of lines (in bytes) re-linted on the server's own thread: a
+/// keystroke's few lines lint in microseconds, where handing them to the blocking
+/// pool and back took half a millisecond. A larger window goes to the pool, so no
+/// message waits behind it.
 const WINDOW_LINTED_IN_PLACE: usize = 16 * 1024;
 
 /// Marks a document dirty and makes sure a lint job will pick up its newest text.
