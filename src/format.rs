@@ -300,19 +300,19 @@ fn line_edits(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<Edit> {
         if !matches!(kind, FileKind::Silp | FileKind::Slip) {
             continue;
         }
-        let line_edits = |lines: &mut dyn Iterator<Item = Line>, edits: &mut Vec<Edit>| {
+        let add_edits = |lines: &mut dyn Iterator<Item = Line>, edits: &mut Vec<Edit>| {
             edits.extend(lines.filter_map(|line| item_edit(&line_item(kind, line, text))));
         };
         let pieces = region.pieces(piece_bytes);
         if pieces.len() == 1 {
-            line_edits(&mut region.lines(), &mut edits);
+            add_edits(&mut region.lines(), &mut edits);
             continue;
         }
         let pieces: Vec<Vec<Edit>> = pieces
             .into_par_iter()
             .map(|piece| {
                 let mut piece_edits = Vec::new();
-                line_edits(&mut region.lines_of(piece), &mut piece_edits);
+                add_edits(&mut region.lines_of(piece), &mut piece_edits);
                 piece_edits
             })
             .collect();

@@ -352,27 +352,14 @@ mod tests {
     /// a long line reads the checkpoints.
     #[test]
     fn utf16_columns_are_counted_once_a_position_is_far_into_a_line() {
-        let short = Snapshot::new(
-            "# 北京
-start(😀)
-"
-            .repeat(1000),
-            FileKind::Silp,
-        );
+        let short = Snapshot::new("# 北京\nstart(😀)\n".repeat(1000), FileKind::Silp);
         let last = short.text.len() - 2;
         assert_eq!(
             short.position(last, Encoding::Utf16),
             Position::new(1999, 8)
         );
         assert!(short.columns.get().is_none());
-        let long = Snapshot::new(
-            format!(
-                "# {}
-",
-                "北".repeat(2000)
-            ),
-            FileKind::Silp,
-        );
+        let long = Snapshot::new(format!("# {}\n", "北".repeat(2000)), FileKind::Silp);
         let far = long.text.len() - 1;
         assert_eq!(long.position(far, Encoding::Utf16), Position::new(0, 2002));
         assert!(long.columns.get().is_some());
