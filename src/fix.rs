@@ -19,7 +19,7 @@ use crate::ir::{from_code, from_json};
 use crate::lint::lint_text_unlimited;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
-use crate::syntax::document::{is_line_oriented, line_item};
+use crate::syntax::document::{gather_line_items, is_line_oriented};
 use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine};
 use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
 use crate::syntax::region::{regions, PIECE_BYTES};
@@ -420,30 +420,7 @@ pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
 /// The meanings of a line-oriented file's payloads: the pieces of `piece_bytes`
 /// of a large file in parallel, as the lint takes them.
 fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadMeaning> {
-    let mut out = Vec::new();
-    for region in regions(text, kind) {
-        let pieces = region.pieces(piece_bytes);
-        if pieces.len() == 1 {
-            // One piece, as most files are: no handing over to the thread pool.
-            for line in region.lines() {
-                item_meanings(&line_item(kind, line, region.page()), &mut out);
-            }
-            continue;
-        }
-        let pieces: Vec<Vec<PayloadMeaning>> = pieces
-            .into_par_iter()
-            .map(|piece| {
-                let mut meanings = Vec::new();
-                for line in region.lines_of(piece) {
-                    item_meanings(&line_item(kind, line, region.page()), &mut meanings);
-                }
-                meanings
-            })
-            .collect();
-        out.reserve_exact(pieces.iter().map(Vec::len).sum());
-        out.extend(pieces.into_iter().flatten());
-    }
-    out
+    gather_line_items(regions(text, kind), piece_bytes, item_meanings)
 }
 
 /// The meaning of every payload of a document, in file order.

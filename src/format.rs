@@ -26,12 +26,11 @@
 use crate::diagnostics::{apply_edits, Edit};
 use crate::source::FileKind;
 use crate::syntax::code::{self, Arg, Call, ConditionEnd, Constraint, Payload, Separator};
-use crate::syntax::document::{line_item, Item, SilpBody, SilpLine};
-use crate::syntax::lines::{split_trailing_comment, Line};
+use crate::syntax::document::{gather_line_items, Item, SilpBody, SilpLine};
+use crate::syntax::lines::split_trailing_comment;
 use crate::syntax::region::{regions, PIECE_BYTES};
 use crate::syntax::slip::{self, Message};
 use crate::syntax::{ping, Document};
-use rayon::prelude::*;
 
 /// The canonical text of a code payload's syntax tree.
 pub fn print_code(payload: &Payload) -> String {
@@ -294,32 +293,13 @@ pub fn format_edits(text: &str, kind: FileKind) -> Vec<Edit> {
 
 /// [`format_edits`], a region over `piece_bytes` in pieces of that size.
 fn line_edits(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<Edit> {
-    let mut edits = Vec::new();
-    for region in regions(text, kind) {
-        let kind = region.kind;
-        if !matches!(kind, FileKind::Silp | FileKind::Slip) {
-            continue;
-        }
-        let add_edits = |lines: &mut dyn Iterator<Item = Line>, edits: &mut Vec<Edit>| {
-            edits.extend(lines.filter_map(|line| item_edit(&line_item(kind, line, text))));
-        };
-        let pieces = region.pieces(piece_bytes);
-        if pieces.len() == 1 {
-            add_edits(&mut region.lines(), &mut edits);
-            continue;
-        }
-        let pieces: Vec<Vec<Edit>> = pieces
-            .into_par_iter()
-            .map(|piece| {
-                let mut piece_edits = Vec::new();
-                add_edits(&mut region.lines_of(piece), &mut piece_edits);
-                piece_edits
-            })
-            .collect();
-        edits.reserve_exact(pieces.iter().map(Vec::len).sum());
-        edits.extend(pieces.into_iter().flatten());
-    }
-    edits
+    let formatted = regions(text, kind)
+        .into_iter()
+        .filter(|region| matches!(region.kind, FileKind::Silp | FileKind::Slip))
+        .collect();
+    gather_line_items(formatted, piece_bytes, |item, edits| {
+        edits.extend(item_edit(item));
+    })
 }
 
 /// The edit that brings one payload line to canonical form; `None` when it is

@@ -10,6 +10,7 @@
 //! messages of a carrier file with theirs). Every parse keeps going past errors and
 //! every span is a byte range of the whole file.
 
+use rayon::prelude::*;
 use std::sync::Arc;
 
 use crate::source::{FileKind, Span};
@@ -412,6 +413,41 @@ pub fn line_item<'t>(kind: FileKind, line: Line<'t>, page: &'t str) -> Item<'t> 
         FileKind::SilpJsonl => Item::Json(json_text(line.text, line.start, false, page)),
         _ => silp_item(line),
     }
+}
+
+/// What `each` gathers from the item of every line of line-oriented `regions`, in
+/// file order. A region over `piece_bytes` is read in pieces on the thread pool,
+/// and each line's item is dropped once read, so no file's tree is held whole.
+pub fn gather_line_items<T: Send>(
+    regions: Vec<Region<'_>>,
+    piece_bytes: usize,
+    each: impl Fn(&Item, &mut Vec<T>) + Sync,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    for region in regions {
+        let (kind, page) = (region.kind, region.page());
+        let pieces = region.pieces(piece_bytes);
+        if pieces.len() == 1 {
+            // One piece, as most files are: no handing over to the thread pool.
+            for line in region.lines() {
+                each(&line_item(kind, line, page), &mut out);
+            }
+            continue;
+        }
+        let pieces: Vec<Vec<T>> = pieces
+            .into_par_iter()
+            .map(|piece| {
+                let mut gathered = Vec::new();
+                for line in region.lines_of(piece) {
+                    each(&line_item(kind, line, page), &mut gathered);
+                }
+                gathered
+            })
+            .collect();
+        out.reserve_exact(pieces.iter().map(Vec::len).sum());
+        out.extend(pieces.into_iter().flatten());
+    }
+    out
 }
 
 /// A blank or comment line as an item; `None` for a line with a payload.
