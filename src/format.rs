@@ -223,15 +223,11 @@ fn format_code_line(line: &str, tree: &Payload) -> Option<String> {
     }
     // The rewritten line must read back as the same payload: the same tokens, and
     // the comment starting where it did (a `#` word must not turn into a comment).
-    let same_tokens = tokens(payload).eq(tokens(&printed));
+    let same_tokens = code::token_stream(payload).eq(code::token_stream(&printed));
     let same_payload = split_trailing_comment(&formatted).0 == printed
         && split_comment(&formatted).1 == comment
         && !ping::is_probe(&printed);
     (same_tokens && same_payload).then_some(formatted)
-}
-
-fn tokens(text: &str) -> impl Iterator<Item = code::Token<'_>> {
-    code::lex(text, 0).into_iter().map(|(token, _)| token)
 }
 
 /// The canonical form of one `.slip` line (without its terminator), or `None` when it

@@ -225,16 +225,33 @@ impl std::fmt::Display for Token<'_> {
 /// [`Token::Error`], so lexing never aborts.
 pub fn lex(text: &str, base: usize) -> Vec<(Token<'_>, Span)> {
     use logos::Logos;
-    Token::lexer(text)
-        .spanned()
-        .map(|(token, span)| {
-            (
-                token.unwrap_or(Token::Error),
-                base + span.start..base + span.end,
-            )
-        })
-        .collect()
+    let tokens = Token::lexer(text).spanned().map(|(token, span)| {
+        (
+            token.unwrap_or(Token::Error),
+            base + span.start..base + span.end,
+        )
+    });
+    if text.len() < COUNTED_LEX_BYTES {
+        return tokens.collect();
+    }
+    let mut exact = Vec::with_capacity(Token::lexer(text).count());
+    exact.extend(tokens);
+    exact
 }
+
+/// The tokens of `text` one at a time, without their spans: what comparing two
+/// texts token by token needs, with no vector of either.
+pub fn token_stream(text: &str) -> impl Iterator<Item = Token<'_>> {
+    use logos::Logos;
+    Token::lexer(text).map(|token| token.unwrap_or(Token::Error))
+}
+
+/// The payload size from which [`lex`] counts its tokens before collecting them.
+/// A vector grown by doubling holds up to twice its tokens, and the old and new
+/// buffers at once as it grows: a line of a million calls (5 million tokens of
+/// 40 bytes) reached 335 MiB of tokens, and 500 MiB while growing. Counting first
+/// lexes twice, which costs more than the doubling on small payloads.
+const COUNTED_LEX_BYTES: usize = 1 << 16;
 
 /// Parses one payload; `text` starts at byte `base` of its file.
 pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
@@ -282,6 +299,11 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     };
     if let Some(payload) = &payload {
         validate(payload, &mut errors);
+    }
+    if text.len() >= crate::memory::LARGE_BUFFER_BYTES {
+        // The tokens outweigh the tree: their pages go back before the tree is read.
+        drop(valid);
+        crate::memory::return_freed_pages();
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     errors.dedup();
@@ -741,6 +763,33 @@ mod tests {
         let parse = parse_payload(text, 0);
         assert!(parse.errors.is_empty(), "{text}: {:?}", parse.errors);
         *parse.payload.expect("a payload")
+    }
+
+    /// A large payload's tokens are held in a vector of their exact number (the
+    /// small path may over-allocate), and both paths and the token stream read
+    /// the same tokens.
+    #[test]
+    fn a_large_payload_is_lexed_into_a_vector_of_its_exact_size() {
+        let call = "Start(y); é(x@loc,  k=v) -> ok !=";
+        let small = lex(call, 7);
+        let large_text = format!("{call} ").repeat(COUNTED_LEX_BYTES / call.len() + 1);
+        assert!(large_text.len() >= COUNTED_LEX_BYTES);
+        let large = lex(&large_text, 7);
+        assert_eq!(large.len(), large.capacity());
+        // Each copy of the call lexes as the call alone, shifted by its offset.
+        let copies = large_text.len() / (call.len() + 1);
+        assert_eq!(large.len(), small.len() * copies);
+        for (copy, tokens) in large.chunks(small.len()).enumerate() {
+            let shift = copy * (call.len() + 1);
+            let shifted: Vec<_> = small
+                .iter()
+                .map(|(token, span)| (*token, span.start + shift..span.end + shift))
+                .collect();
+            assert_eq!(tokens, &shifted[..], "copy {copy}");
+        }
+        let streamed: Vec<Token> = token_stream(&large_text).collect();
+        let lexed: Vec<Token> = large.into_iter().map(|(token, _)| token).collect();
+        assert_eq!(streamed, lexed);
     }
 
     #[test]
