@@ -301,7 +301,8 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
         validate(payload, &mut errors);
     }
     if text.len() >= crate::memory::LARGE_BUFFER_BYTES {
-        // The tokens outweigh the tree: their pages go back before the tree is read.
+        // The tokens take as much room as the tree: their pages go back before
+        // the tree is decoded and linted.
         drop(valid);
         crate::memory::return_freed_pages();
     }
