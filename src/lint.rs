@@ -307,9 +307,10 @@ impl<'r, 'a> Linter<'r, 'a> {
             let mut item = line_item(region.kind, line, text);
             match &mut item {
                 Item::Silp(silp) => {
-                    // The line is this walk's own: its code payload's tree is dropped
-                    // as soon as its IR is decoded, so a line of a million calls
-                    // holds the IR and the reports, not the tree as well.
+                    // The line is this walk's own: its code payload's tree is consumed
+                    // by its decoding, each call's arguments freed as their entities
+                    // are written, so a line of a million calls holds the IR and the
+                    // reports, not the tree as well.
                     let tree = match &mut silp.body {
                         SilpBody::Code(parse) => parse.payload.take(),
                         SilpBody::Probe { .. } => None,
@@ -318,8 +319,7 @@ impl<'r, 'a> Linter<'r, 'a> {
                     self.silp_line(silp);
                     if let Some(tree) = tree.filter(|_| !self.rules.is_empty()) {
                         self.code_rules(&tree);
-                        let ir = from_code::decode(&tree);
-                        drop(tree);
+                        let ir = from_code::decode_consuming(*tree);
                         self.ir_rules(&ir);
                     }
                 }

@@ -90,8 +90,8 @@ unsafe fn allocate(
 }
 
 /// The input size (a payload's bytes) from which a step frees buffers large enough
-/// to be worth [`return_freed_pages`]: a payload of 1 MiB has about 20 MiB of
-/// tokens.
+/// to be worth [`return_freed_pages`]: a code payload of 1 MiB has about 6 MiB of
+/// tokens, and about 11 MiB of arguments that its decoding frees.
 pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 
 /// Gives freed memory back to the system now: this thread's empty pages, and the
@@ -101,7 +101,9 @@ pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 /// wanted again, and what a large payload allocates after its parse (its IR, its
 /// diagnostics) took fresh pages instead: a `check` of one line of a million calls
 /// (10 MB) peaked with its 200 MiB of tokens still resident, at 584 MiB against
-/// 469 MiB when they are given back. Purging on every free instead
+/// 469 MiB when they were given back (tokens of 40 bytes then). The parser calls
+/// this after dropping a large payload's tokens, and the decoding as it frees the
+/// tree's arguments (`ir::from_code::decode_consuming`). Purging on every free instead
 /// (`MIMALLOC_PURGE_DELAY=0`) made a `check` of the benchmark corpus 24% slower,
 /// so this is called only after freeing a large buffer. Without mimalloc as the
 /// global allocator (tests, benches) it finds nothing to give back.

@@ -313,10 +313,10 @@ fn canonical_payload() -> impl Strategy<Value = String> {
 /// Re-spaces a canonical payload: every gap between tokens gets a random run of
 /// blanks (at least one where the canonical text has one).
 fn respace(canonical: &str, gaps: &[(u8, bool)]) -> String {
-    let tokens = silp_lint::syntax::code::lex(canonical, 0);
+    let tokens = silp_lint::syntax::code::lex(canonical);
     let mut out = String::new();
     let mut previous_end = 0;
-    for (i, (_, span)) in tokens.iter().enumerate() {
+    for (i, span) in tokens.iter().map(|token| token.span()).enumerate() {
         let had_space = span.start > previous_end;
         let (count, tab) = gaps.get(i).copied().unwrap_or((0, false));
         let count = count as usize + usize::from(had_space && count == 0);

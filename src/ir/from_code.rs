@@ -33,9 +33,47 @@ fn arg_value(arg: &Arg) -> Text {
 /// Decodes a payload's syntax tree to the IR. A trailing `with NAME` has no IR
 /// counterpart and is dropped (SL505 reports it).
 pub fn decode(payload: &Payload) -> Ir {
+    let mut ir = decode_all_but_entities(payload);
+    for (index, call) in payload.actions.iter().enumerate() {
+        push_entities(&mut ir, call, index);
+    }
+    ir
+}
+
+/// [`decode`], consuming the tree: each call's arguments are freed once their
+/// entities are written, and a large payload's freed pages are given back every
+/// [`CALLS_BETWEEN_RETURNS`] calls, so that a line of a million calls holds its
+/// entities or its arguments, not both (their memory is about the same).
+pub fn decode_consuming(mut payload: Payload) -> Ir {
+    let mut ir = decode_all_but_entities(&payload);
+    let large = payload.span.len() >= crate::memory::LARGE_BUFFER_BYTES;
+    let mut actions = std::mem::take(&mut payload.actions);
+    // The separators and the rest, before any entity is written.
+    drop(payload);
+    for (index, call) in actions.iter_mut().enumerate() {
+        push_entities(&mut ir, call, index);
+        call.args = None;
+        if large && index % CALLS_BETWEEN_RETURNS == CALLS_BETWEEN_RETURNS - 1 {
+            crate::memory::return_freed_pages();
+        }
+    }
+    ir
+}
+
+/// How many calls of a large payload [`decode_consuming`] frees between giving
+/// pages back: about 7 MiB of arguments, and 16 returns on a line of a million
+/// calls.
+const CALLS_BETWEEN_RETURNS: usize = 1 << 16;
+
+/// The IR of `payload` with its intent and room for its entities, none written yet.
+fn decode_all_but_entities(payload: &Payload) -> Ir {
     let mut ir = Ir {
         origin: Origin::Code,
         span: payload.span.clone(),
+        intent: payload
+            .actions
+            .first()
+            .map(|primary| action_code(&primary.name)),
         ..Ir::default()
     };
     let calls = payload.actions.iter().chain(
@@ -60,6 +98,9 @@ pub fn decode(payload: &Payload) -> Ir {
             .map(decode_constraint)
             .collect();
     }
+    if let Some(branch) = &payload.else_branch {
+        ir.alternatives = branch.alternatives.iter().map(decode_alternative).collect();
+    }
     // One entity per argument: reserved at once, as a line of many calls has as
     // many entities, and a growing vector would hold up to twice the room.
     let arguments = payload
@@ -67,33 +108,13 @@ pub fn decode(payload: &Payload) -> Ir {
         .iter()
         .flat_map(|call| call.args.iter().flatten());
     ir.entities.reserve_exact(arguments.count());
-    let mut actions = payload.actions.iter();
-    if let Some(primary) = actions.next() {
-        ir.intent = Some(action_code(&primary.name));
-        for arg in primary.args.iter().flatten() {
-            ir.entities.push(Entity {
-                id: match &arg.key {
-                    Some(key) => text(key),
-                    None => Spanned::new("act".into(), arg.value.span()),
-                },
-                value: arg_value(arg),
-                action: None,
-                span: arg.span.clone(),
-                extra: Vec::new(),
-            });
-        }
-    }
-    for call in actions {
-        push_secondary(&mut ir, call);
-    }
-    if let Some(branch) = &payload.else_branch {
-        ir.alternatives = branch.alternatives.iter().map(decode_alternative).collect();
-    }
     ir
 }
 
-fn push_secondary(ir: &mut Ir, call: &Call) {
-    let action = action_code(&call.name);
+/// Writes the entities of the arguments of the payload's call number `index`: the
+/// primary action's (the first) without an action, the others' with theirs.
+fn push_entities(ir: &mut Ir, call: &Call, index: usize) {
+    let action = (index > 0).then(|| action_code(&call.name));
     for arg in call.args.iter().flatten() {
         ir.entities.push(Entity {
             id: match &arg.key {
@@ -101,7 +122,7 @@ fn push_secondary(ir: &mut Ir, call: &Call) {
                 None => Spanned::new("act".into(), arg.value.span()),
             },
             value: arg_value(arg),
-            action: Some(action.clone()),
+            action: action.clone(),
             span: arg.span.clone(),
             extra: Vec::new(),
         });
@@ -245,6 +266,25 @@ mod tests {
         );
         assert_eq!(ir.verbs.len(), 4);
         assert_eq!(&text[ir.verbs[1].span.clone()], "email");
+    }
+
+    /// The lint's consuming decoding reads every payload as the borrowing one does,
+    /// a large payload's (which gives pages back as it goes) included.
+    #[test]
+    fn consuming_and_borrowing_decodings_agree() {
+        let large = "start(é); Start(y, k=v)".repeat(70_000);
+        assert!(large.len() >= crate::memory::LARGE_BUFFER_BYTES);
+        for text in [
+            "if !rain(t+1) and x!=3: cancel(flight,when=t+1pm); email(a@b) else: start(cards@indoor)",
+            "ping()",
+            "book(a,b) -> send(x) with fast",
+            large.as_str(),
+        ] {
+            let tree = *parse_payload(text, 3).payload.unwrap();
+            let borrowed = decode(&tree);
+            assert!(!borrowed.entities.is_empty() || text == "ping()");
+            assert_eq!(decode_consuming(tree), borrowed, "{}", &text[..40.min(text.len())]);
+        }
     }
 
     #[test]

@@ -221,16 +221,94 @@ impl std::fmt::Display for Token<'_> {
     }
 }
 
-/// The tokens of a payload with absolute spans; unknown characters become
-/// [`Token::Error`], so lexing never aborts.
-pub fn lex(text: &str, base: usize) -> Vec<(Token<'_>, Span)> {
+/// A token's kind: a [`Token`] without its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    LParen,
+    RParen,
+    Comma,
+    Semicolon,
+    Colon,
+    At,
+    Equals,
+    Bang,
+    Arrow,
+    Operator,
+    Word,
+    Error,
+}
+
+/// A token as a payload's parse holds it, in 12 bytes: its kind and its byte range
+/// in the payload, the text read back from the payload as the parser asks. As a
+/// `(Token, Span)` a token takes 40 bytes, and the tokens of a line of a million
+/// calls (5 million) outweighed its tree: 200 MB against 60 MB packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedToken {
+    kind: Kind,
+    start: u32,
+    end: u32,
+}
+
+impl PackedToken {
+    /// Packs `token` found at `span` of a payload of at most [`MAX_PAYLOAD_BYTES`].
+    fn new(token: Token, span: Span) -> PackedToken {
+        let kind = match token {
+            Token::LParen => Kind::LParen,
+            Token::RParen => Kind::RParen,
+            Token::Comma => Kind::Comma,
+            Token::Semicolon => Kind::Semicolon,
+            Token::Colon => Kind::Colon,
+            Token::At => Kind::At,
+            Token::Equals => Kind::Equals,
+            Token::Bang => Kind::Bang,
+            Token::Arrow => Kind::Arrow,
+            Token::Operator(_) => Kind::Operator,
+            Token::Word(_) => Kind::Word,
+            Token::Error => Kind::Error,
+        };
+        // Lossless: `parse_payload` takes no payload longer than u32 counts.
+        PackedToken {
+            kind,
+            start: span.start as u32,
+            end: span.end as u32,
+        }
+    }
+
+    /// The token's byte range in its payload.
+    pub fn span(&self) -> Span {
+        self.start as usize..self.end as usize
+    }
+
+    /// The token, its text read from `payload`, the text it was lexed from.
+    #[inline(always)]
+    pub fn token<'s>(&self, payload: &'s str) -> Token<'s> {
+        match self.kind {
+            Kind::LParen => Token::LParen,
+            Kind::RParen => Token::RParen,
+            Kind::Comma => Token::Comma,
+            Kind::Semicolon => Token::Semicolon,
+            Kind::Colon => Token::Colon,
+            Kind::At => Token::At,
+            Kind::Equals => Token::Equals,
+            Kind::Bang => Token::Bang,
+            Kind::Arrow => Token::Arrow,
+            Kind::Operator => Token::Operator(&payload[self.span()]),
+            Kind::Word => Token::Word(&payload[self.span()]),
+            Kind::Error => Token::Error,
+        }
+    }
+}
+
+/// The longest payload [`parse_payload`] parses: token offsets are held in 32 bits.
+const MAX_PAYLOAD_BYTES: usize = u32::MAX as usize;
+
+/// The tokens of a payload of at most [`MAX_PAYLOAD_BYTES`], packed; unknown
+/// characters become [`Token::Error`], so lexing never aborts.
+pub fn lex(text: &str) -> Vec<PackedToken> {
     use logos::Logos;
-    let tokens = Token::lexer(text).spanned().map(|(token, span)| {
-        (
-            token.unwrap_or(Token::Error),
-            base + span.start..base + span.end,
-        )
-    });
+    let tokens = Token::lexer(text)
+        .spanned()
+        .map(|(token, span)| PackedToken::new(token.unwrap_or(Token::Error), span));
     if text.len() < COUNTED_LEX_BYTES {
         return tokens.collect();
     }
@@ -248,20 +326,29 @@ pub fn token_stream(text: &str) -> impl Iterator<Item = Token<'_>> {
 
 /// The payload size from which [`lex`] counts its tokens before collecting them.
 /// A vector grown by doubling holds up to twice its tokens, and the old and new
-/// buffers at once as it grows: a line of a million calls (5 million tokens of
-/// 40 bytes) reached 335 MiB of tokens, and 500 MiB while growing. Counting first
-/// lexes twice, which costs more than the doubling on small payloads.
+/// buffers at once as it grows: a line of a million calls (5 million tokens, then
+/// of 40 bytes) reached 335 MiB of tokens, and 500 MiB while growing. Counting
+/// first lexes twice, which costs more than the doubling on small payloads.
 const COUNTED_LEX_BYTES: usize = 1 << 16;
 
 /// Parses one payload; `text` starts at byte `base` of its file.
 pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
-    let tokens = lex(text, base);
+    if text.len() > MAX_PAYLOAD_BYTES {
+        return CodeParse {
+            payload: None,
+            errors: vec![SyntaxError::new(
+                base..base + text.len(),
+                "a code-frontend payload of more than 4 GiB is not parsed".to_string(),
+            )],
+        };
+    }
+    let mut tokens = lex(text);
     let mut errors = Vec::new();
-    for (token, span) in &tokens {
-        if *token == Token::Error {
-            let found = super::describe_found(&text[span.start - base..span.end - base]);
+    for token in &tokens {
+        if token.kind == Kind::Error {
+            let found = super::describe_found(&text[token.span()]);
             errors.push(SyntaxError::new(
-                span.clone(),
+                shift(token.span(), base),
                 format!("unexpected {found}: not part of the code-frontend syntax"),
             ));
         }
@@ -271,7 +358,7 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     // million `(` would take gigabytes. Past a small depth, that is the one error.
     if let Some(span) = too_deep(&tokens) {
         errors.push(SyntaxError::new(
-            span,
+            shift(span, base),
             format!("parentheses nested more than {MAX_NESTING} deep: a code-frontend payload nests none"),
         ));
         return CodeParse {
@@ -279,31 +366,25 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
             errors,
         };
     }
-    // The parser sees the valid tokens; lexing errors are already reported. They
-    // are collected in the tokens' own allocation (the two element types are the
-    // same size), so one line of a million payloads holds one token vector, not two.
-    const _: () = assert!(
-        std::mem::size_of::<(Token, Span)>()
-            == std::mem::size_of::<(Token, chumsky::span::SimpleSpan)>()
-    );
-    let valid: Vec<(Token, chumsky::span::SimpleSpan)> = tokens
-        .into_iter()
-        .filter(|(token, _)| *token != Token::Error)
-        .map(|(token, span)| (token, chumsky::span::SimpleSpan::from(span)))
-        .collect();
-    let end = base + text.len();
+    // The parser sees the valid tokens; lexing errors are already reported.
+    tokens.retain(|token| token.kind != Kind::Error);
+    let valid = ValidTokens {
+        payload: text,
+        base,
+        tokens: &tokens,
+    };
     // Most payloads parse: learn that cheaply, and describe errors only when there are.
-    let payload = match parses_cleanly(&valid, end) {
+    let payload = match parses_cleanly(valid) {
         Some(payload) => Some(payload),
-        None => parse_described(&valid, end, &mut errors),
+        None => parse_described(valid, &mut errors),
     };
     if let Some(payload) = &payload {
         validate(payload, &mut errors);
     }
     if text.len() >= crate::memory::LARGE_BUFFER_BYTES {
-        // The tokens take as much room as the tree: their pages go back before
-        // the tree is decoded and linted.
-        drop(valid);
+        // The tokens take about a third of the tree's room: their pages go back
+        // before the tree is decoded and linted.
+        drop(tokens);
         crate::memory::return_freed_pages();
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
@@ -314,23 +395,96 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     }
 }
 
-/// Parses `valid` (tokens, then the end of the payload at `end`), adding its syntax
-/// errors, each saying what was expected, to `errors`.
+fn shift(span: Span, base: usize) -> Span {
+    base + span.start..base + span.end
+}
+
+/// A payload's valid tokens, as the grammar reads them: each unpacked to a
+/// [`Token`] as the parser reaches it, with its span in the file.
+#[derive(Clone, Copy)]
+struct ValidTokens<'t, 's> {
+    /// The payload, which starts at byte `base` of its file.
+    payload: &'s str,
+    base: usize,
+    tokens: &'t [PackedToken],
+}
+
+impl<'s> ValidTokens<'_, 's> {
+    /// Where the payload ends in its file: the span of its end.
+    fn end(&self) -> usize {
+        self.base + self.payload.len()
+    }
+
+    /// The token at `cursor`, moving it on; `None` past the last.
+    #[inline(always)]
+    fn read(&self, cursor: &mut usize) -> Option<Token<'s>> {
+        let token = self.tokens.get(*cursor)?;
+        *cursor += 1;
+        Some(token.token(self.payload))
+    }
+}
+
+// Reads as chumsky's own `&[(Token, SimpleSpan)]` input mapped to tokens and spans
+// (`Input::map`) did: a span runs from the start of the token at its first cursor
+// to the end of the last token read before its second (the payload's end when none
+// was), and a span at the end of the tokens is empty, at the payload's end.
+impl<'t, 's: 't> chumsky::input::Input<'t> for ValidTokens<'t, 's> {
+    type Span = chumsky::span::SimpleSpan;
+    type Token = Token<'s>;
+    type MaybeToken = Token<'s>;
+    /// The index of the next token.
+    type Cursor = usize;
+    type Cache = Self;
+
+    fn begin(self) -> (usize, Self) {
+        (0, self)
+    }
+
+    fn cursor_location(cursor: &usize) -> usize {
+        *cursor
+    }
+
+    #[inline(always)]
+    unsafe fn next_maybe(this: &mut Self, cursor: &mut usize) -> Option<Token<'s>> {
+        this.read(cursor)
+    }
+
+    #[inline]
+    unsafe fn span(this: &mut Self, range: std::ops::Range<&usize>) -> Self::Span {
+        let end = this.end();
+        let Some(first) = this.tokens.get(*range.start) else {
+            return (end..end).into();
+        };
+        let last_read_end = range
+            .end
+            .checked_sub(1)
+            .and_then(|last| this.tokens.get(last))
+            .map_or(end, |last| this.base + last.end as usize);
+        (this.base + first.start as usize..last_read_end).into()
+    }
+}
+
+impl<'t, 's: 't> chumsky::input::ValueInput<'t> for ValidTokens<'t, 's> {
+    #[inline(always)]
+    unsafe fn next(this: &mut Self, cursor: &mut usize) -> Option<Token<'s>> {
+        this.read(cursor)
+    }
+}
+
+/// Parses `valid`, adding its syntax errors, each saying what was expected, to
+/// `errors`.
 fn parse_described<'s>(
-    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
-    end: usize,
+    valid: ValidTokens<'_, 's>,
     errors: &mut Vec<SyntaxError>,
 ) -> Option<Payload<'s>> {
-    use chumsky::input::Input as _;
     use chumsky::Parser as _;
-    let input = valid.map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
     let (mut payload, parse_errors) = grammar::payload::<_, grammar::Described>()
-        .parse(input)
+        .parse(valid)
         .into_output_errors();
     if parse_errors.iter().any(|error| error.found().is_none()) {
         // The payload stops early: if closing its open parentheses is all it lacks,
         // the rules still read it (`book(a,b); begin(x` still has SL405 and SL101).
-        if let Some(closed) = closed_at_end(valid, end) {
+        if let Some(closed) = closed_at_end(valid) {
             payload = Some(closed);
         }
     }
@@ -346,18 +500,19 @@ fn parse_described<'s>(
 /// How deep parentheses may nest before the payload is not parsed at all.
 const MAX_NESTING: usize = 32;
 
-/// The `(` that opens parentheses nested past [`MAX_NESTING`], if any.
-fn too_deep(tokens: &[(Token, Span)]) -> Option<Span> {
+/// The `(` that opens parentheses nested past [`MAX_NESTING`], if any, in the
+/// payload.
+fn too_deep(tokens: &[PackedToken]) -> Option<Span> {
     let mut depth = 0usize;
-    for (token, span) in tokens {
-        match token {
-            Token::LParen => {
+    for token in tokens {
+        match token.kind {
+            Kind::LParen => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Some(span.clone());
+                    return Some(token.span());
                 }
             }
-            Token::RParen => depth = depth.saturating_sub(1),
+            Kind::RParen => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -367,38 +522,31 @@ fn too_deep(tokens: &[(Token, Span)]) -> Option<Span> {
 /// The payload parsed with the `)`s it lacks inserted at its end, when that makes it
 /// parse without errors. The inserted tokens are empty spans at the end, so every
 /// span still lies in the text.
-fn closed_at_end<'s>(
-    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
-    end: usize,
-) -> Option<Payload<'s>> {
-    let open = valid
-        .iter()
-        .filter(|(token, _)| *token == Token::LParen)
-        .count();
-    let close = valid
-        .iter()
-        .filter(|(token, _)| *token == Token::RParen)
-        .count();
+fn closed_at_end<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
+    let count = |kind| valid.tokens.iter().filter(|t| t.kind == kind).count();
+    let (open, close) = (count(Kind::LParen), count(Kind::RParen));
     if open <= close {
         return None;
     }
-    let end_span = chumsky::span::SimpleSpan::from(end..end);
-    let mut closed = valid.to_vec();
-    closed.extend(std::iter::repeat_n((Token::RParen, end_span), open - close));
-    parses_cleanly(&closed, end)
+    let at_end = valid.payload.len() as u32;
+    let closing = PackedToken {
+        kind: Kind::RParen,
+        start: at_end,
+        end: at_end,
+    };
+    let mut closed = valid.tokens.to_vec();
+    closed.extend(std::iter::repeat_n(closing, open - close));
+    parses_cleanly(ValidTokens {
+        tokens: &closed,
+        ..valid
+    })
 }
 
-/// The payload of `valid` (tokens, then the end of the payload at `end`) when it
-/// parses without any error.
-fn parses_cleanly<'s>(
-    valid: &[(Token<'s>, chumsky::span::SimpleSpan)],
-    end: usize,
-) -> Option<Payload<'s>> {
-    use chumsky::input::Input as _;
+/// The payload of `valid` when it parses without any error.
+fn parses_cleanly<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
     use chumsky::Parser as _;
-    let input = valid.map(chumsky::span::SimpleSpan::from(end..end), |(t, s)| (t, s));
     let (payload, errors) = grammar::payload::<_, grammar::Checked>()
-        .parse(input)
+        .parse(valid)
         .into_output_errors();
     errors.is_empty().then_some(payload).flatten()
 }
@@ -768,29 +916,65 @@ mod tests {
 
     /// A large payload's tokens are held in a vector of their exact number (the
     /// small path may over-allocate), and both paths and the token stream read
-    /// the same tokens.
+    /// the same tokens; packed, each reads back as the token lexed.
     #[test]
     fn a_large_payload_is_lexed_into_a_vector_of_its_exact_size() {
         let call = "Start(y); é(x@loc,  k=v) -> ok !=";
-        let small = lex(call, 7);
+        let small = lex(call);
+        let unpacked: Vec<Token> = small.iter().map(|t| t.token(call)).collect();
+        let streamed: Vec<Token> = token_stream(call).collect();
+        assert_eq!(unpacked, streamed);
+        assert!(unpacked.contains(&Token::Word("é")) && unpacked.contains(&Token::Operator("!=")));
         let large_text = format!("{call} ").repeat(COUNTED_LEX_BYTES / call.len() + 1);
         assert!(large_text.len() >= COUNTED_LEX_BYTES);
-        let large = lex(&large_text, 7);
+        let large = lex(&large_text);
         assert_eq!(large.len(), large.capacity());
         // Each copy of the call lexes as the call alone, shifted by its offset.
         let copies = large_text.len() / (call.len() + 1);
         assert_eq!(large.len(), small.len() * copies);
         for (copy, tokens) in large.chunks(small.len()).enumerate() {
             let shift = copy * (call.len() + 1);
-            let shifted: Vec<_> = small
-                .iter()
-                .map(|(token, span)| (*token, span.start + shift..span.end + shift))
-                .collect();
-            assert_eq!(tokens, &shifted[..], "copy {copy}");
+            for (token, alone) in tokens.iter().zip(&small) {
+                assert_eq!(token.kind, alone.kind, "copy {copy}");
+                assert_eq!(
+                    token.span(),
+                    alone.span().start + shift..alone.span().end + shift
+                );
+            }
         }
         let streamed: Vec<Token> = token_stream(&large_text).collect();
-        let lexed: Vec<Token> = large.into_iter().map(|(token, _)| token).collect();
+        let lexed: Vec<Token> = large.iter().map(|t| t.token(&large_text)).collect();
         assert_eq!(streamed, lexed);
+    }
+
+    /// Spans the packed tokens give the grammar are those of the text: a payload
+    /// deep in a file, with errors, reports where each error is and each call's
+    /// name and arguments where they are written.
+    #[test]
+    fn spans_read_from_packed_tokens_lie_in_the_file() {
+        let file = "xx\n  é(a); book(hotel, loc=Bé) ; cancel(";
+        let base = file.find('é').unwrap();
+        let parse = parse_payload(&file[base..], base);
+        let payload = parse.payload.expect("closed at the end");
+        let names: Vec<&str> = payload
+            .actions
+            .iter()
+            .map(|c| &file[c.name.span()])
+            .collect();
+        assert_eq!(names, ["é", "book", "cancel"]);
+        let location = payload.actions[1].args.as_ref().unwrap()[1].span.clone();
+        assert_eq!(&file[location], "loc=Bé");
+        assert_eq!(payload.span.end, file.len());
+        let errors: Vec<(&str, &str)> = parse
+            .errors
+            .iter()
+            .map(|e| (&file[e.span.clone()], e.message.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            [("", "expected `)` or a name or value, found end of payload")]
+        );
+        assert_eq!(parse.errors[0].span, file.len()..file.len());
     }
 
     #[test]
@@ -994,15 +1178,12 @@ mod tests {
         /// has errors under both.
         #[test]
         fn the_checked_parse_agrees_with_the_described_one(text in payloads()) {
-            let tokens = lex(&text, 0);
-            let valid: Vec<_> = tokens
-                .iter()
-                .filter(|(token, _)| *token != Token::Error)
-                .map(|(token, span)| (*token, chumsky::span::SimpleSpan::from(span.clone())))
-                .collect();
-            let checked = parses_cleanly(&valid, text.len());
+            let mut tokens = lex(&text);
+            tokens.retain(|token| token.kind != Kind::Error);
+            let valid = ValidTokens { payload: &text, base: 0, tokens: &tokens };
+            let checked = parses_cleanly(valid);
             let mut errors = Vec::new();
-            let described = parse_described(&valid, text.len(), &mut errors);
+            let described = parse_described(valid, &mut errors);
             if errors.is_empty() {
                 proptest::prop_assert_eq!(checked, described, "{}", text);
             } else {
