@@ -169,9 +169,13 @@ impl Snapshot {
     pub fn lint(&self, settings: &Settings) -> FileLint {
         if self.walks_lines() {
             // The messages that brought the text were parsed and freed on other
-            // threads: 40 MiB of a 10 MB line resident through the lint otherwise.
+            // threads (40 MiB of a 10 MB line), and the walk frees its trees and
+            // IRs as it goes: without giving their pages back, the server holds
+            // them beside whatever it builds next (a request's parse).
             crate::memory::return_freed_pages();
-            lint_text(&self.text, self.kind, settings)
+            let lint = lint_text(&self.text, self.kind, settings);
+            crate::memory::return_freed_pages();
+            lint
         } else {
             lint_document(self.document(), settings)
         }

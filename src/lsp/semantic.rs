@@ -80,11 +80,7 @@ pub struct Token {
 /// lints (Markdown fences and payloads carried in NLIP messages included). With
 /// `within`, only the lines and JSON texts that touch that byte range.
 pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
-    let mut out = Tokens {
-        text: document.text,
-        within,
-        tokens: Vec::new(),
-    };
+    let mut out = Tokens::new(document.text, within);
     for block in &document.blocks {
         out.block(block);
     }
@@ -98,17 +94,28 @@ pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
 /// of a million calls has 3 million.
 pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
     let mut tokens = Vec::new();
-    let mut out = Tokens {
-        text,
-        within: None,
-        tokens: Vec::new(),
-    };
+    let mut out = Tokens::new(text, None);
     for region in regions(text, kind) {
         for line in region.lines() {
             if tokens.len() >= limit {
                 return tokens;
             }
-            out.item(&line_item(kind, line, text));
+            let large = line.text.len() >= crate::memory::LARGE_BUFFER_BYTES;
+            let item = line_item(kind, line, text);
+            if large {
+                // Room for exactly the line's tokens, counted first: grown by
+                // doubling, the vector left its old buffers resident beside the
+                // tree, as much again as the tokens of a line of a million calls.
+                let mut counter = Tokens {
+                    counted: Some(0),
+                    ..Tokens::new(text, None)
+                };
+                counter.item(&item);
+                out.tokens
+                    .reserve_exact(counter.counted.unwrap_or_default());
+            }
+            out.item(&item);
+            drop(item); // the tree, before the tokens are sorted and copied
             let wanted = limit - tokens.len();
             tokens.extend(
                 sorted_apart(std::mem::take(&mut out.tokens), text)
@@ -162,9 +169,20 @@ struct Tokens<'t> {
     text: &'t str,
     within: Option<Span>,
     tokens: Vec<Token>,
+    /// When the walk only counts: how many tokens it has found (none are kept).
+    counted: Option<usize>,
 }
 
-impl Tokens<'_> {
+impl<'t> Tokens<'t> {
+    fn new(text: &'t str, within: Option<Span>) -> Self {
+        Tokens {
+            text,
+            within,
+            tokens: Vec::new(),
+            counted: None,
+        }
+    }
+
     fn wanted(&self, span: &Span) -> bool {
         match &self.within {
             Some(w) => span.start <= w.end && w.start <= span.end,
@@ -266,6 +284,10 @@ impl Tokens<'_> {
     }
 
     fn push_meaning(&mut self, span: Span, kind: TokenType, modifiers: u32, meaning: Meaning) {
+        if let Some(counted) = &mut self.counted {
+            *counted += 1;
+            return;
+        }
         self.tokens.push(Token {
             span,
             kind,
@@ -791,6 +813,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A line large enough that its tokens are counted before they are collected
+    /// has the tokens of its tree too, all and the first.
+    #[test]
+    fn a_large_line_has_the_tokens_of_its_tree() {
+        let text = format!("start(é){}\n", "; Start(y, k=v)".repeat(70_000));
+        assert!(text.len() >= crate::memory::LARGE_BUFFER_BYTES);
+        let whole = super::tokens(&parse(&text, FileKind::Silp), None);
+        assert!(whole.len() > 200_000);
+        assert_eq!(line_tokens(&text, FileKind::Silp, usize::MAX), whole);
+        assert_eq!(line_tokens(&text, FileKind::Silp, 1000), whole[..1000]);
     }
 
     /// Read a line at a time, a line-oriented file has the tokens of its tree: all
