@@ -326,9 +326,10 @@ pub fn token_stream(text: &str) -> impl Iterator<Item = Token<'_>> {
 
 /// The payload size from which [`lex`] counts its tokens before collecting them.
 /// A vector grown by doubling holds up to twice its tokens, and the old and new
-/// buffers at once as it grows: a line of a million calls (5 million tokens, then
-/// of 40 bytes) reached 335 MiB of tokens, and 500 MiB while growing. Counting
-/// first lexes twice, which costs more than the doubling on small payloads.
+/// buffers at once as it grows: a line of a million calls (5 million tokens, of
+/// 40 bytes each before they were packed) reached 335 MiB of tokens, and 500 MiB
+/// while growing. Counting first lexes twice, which costs more than the doubling
+/// on small payloads.
 const COUNTED_LEX_BYTES: usize = 1 << 16;
 
 /// Parses one payload; `text` starts at byte `base` of its file.
