@@ -396,6 +396,7 @@ pub fn parse_payload(text: &str, base: usize) -> CodeParse<'_> {
     }
 }
 
+/// A span of a payload that starts at byte `base` of its file, as a span of the file.
 fn shift(span: Span, base: usize) -> Span {
     base + span.start..base + span.end
 }
@@ -411,7 +412,7 @@ struct ValidTokens<'t, 's> {
 }
 
 impl<'s> ValidTokens<'_, 's> {
-    /// Where the payload ends in its file: the span of its end.
+    /// The file offset where the payload ends: where a span at its end lies.
     fn end(&self) -> usize {
         self.base + self.payload.len()
     }
