@@ -101,12 +101,18 @@ pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 /// wanted again, and what a large payload allocates after its parse (its IR, its
 /// diagnostics) took fresh pages instead: a `check` of one line of a million calls
 /// (10 MB) peaked with its 200 MiB of tokens still resident, at 584 MiB against
-/// 469 MiB when they were given back (tokens of 40 bytes then). The parser calls
-/// this after dropping a large payload's tokens, and the decoding as it frees the
-/// tree's arguments (`ir::from_code::decode_consuming`). Purging on every free instead
-/// (`MIMALLOC_PURGE_DELAY=0`) made a `check` of the benchmark corpus 24% slower,
-/// so this is called only after freeing a large buffer. Without mimalloc as the
-/// global allocator (tests, benches) it finds nothing to give back.
+/// 469 MiB when they were given back (tokens of 40 bytes then). Purging on every
+/// free instead (`MIMALLOC_PURGE_DELAY=0`) made a `check` of the benchmark corpus
+/// 24% slower, so this is called only where large buffers were just freed:
+/// - by the parser, after dropping a large payload's tokens;
+/// - by the lint's decoding, as it frees the tree's arguments
+///   (`ir::from_code::decode_consuming`);
+/// - by the server, before and after it lints a document over 1 MiB
+///   (`lsp::document::Snapshot::lint`): the messages that brought the text, and
+///   the lint's trees and IRs, were freed on threads that may not allocate again.
+///
+/// Without mimalloc as the global allocator (tests, benches) it finds nothing to
+/// give back.
 pub fn return_freed_pages() {
     // SAFETY: mi_collect takes a plain flag and only walks mimalloc's own state.
     unsafe { libmimalloc_sys::mi_collect(true) };
