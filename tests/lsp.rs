@@ -154,6 +154,24 @@ impl TestClient {
             .unwrap_or_default()
     }
 
+    /// A `textDocument/diagnostic` report of `uri`, after `previous`.
+    async fn pull(&mut self, uri: &str, previous: Option<&str>) -> Value {
+        self.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}, "previousResultId": previous}),
+        )
+        .await
+    }
+
+    /// Answers the server's next `workspace/diagnostic/refresh`.
+    async fn refreshed(&mut self) {
+        let request = self
+            .wait_for(|m| m["method"] == "workspace/diagnostic/refresh")
+            .await;
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": null}))
+            .await;
+    }
+
     async fn log_containing(&mut self, needle: &str) -> String {
         let needle = needle.to_string();
         let message = self
@@ -930,6 +948,128 @@ async fn duplicate_req_ids_across_open_documents_point_at_each_other() {
                 && !has_code(m, "SL303")
         })
         .await;
+    client.shutdown().await;
+}
+
+/// Client capabilities of an editor that pulls diagnostics (VS Code's client does).
+fn pulling() -> Value {
+    json!({"textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": true}}})
+}
+
+fn report_codes(report: &Value) -> Vec<String> {
+    codes_of(report["items"].as_array().expect("a full report's items"))
+}
+
+#[tokio::test]
+async fn a_pulled_report_is_unchanged_until_its_diagnostics_change() {
+    let mut client = TestClient::start().await;
+    let result = client.initialize_with(pulling()).await;
+    assert_eq!(
+        result["capabilities"]["diagnosticProvider"]["interFileDependencies"],
+        true
+    );
+    let uri = "file:///w/pulled.silp";
+    client
+        .open(uri, "silp", 1, "begin(hike)\nCancel(x)\n")
+        .await;
+    let first = client.pull(uri, None).await;
+    assert_eq!(first["kind"], "full");
+    assert_eq!(report_codes(&first), ["SL101", "SL104"]);
+    let first_id = first["resultId"].as_str().expect("a result id").to_string();
+
+    // A clean line added: the same diagnostics, answered without them.
+    let end = json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}});
+    client
+        .change(uri, 2, json!([{"range": end, "text": "start(hike)\n"}]))
+        .await;
+    let same = client.pull(uri, Some(&first_id)).await;
+    assert_eq!(same, json!({"kind": "unchanged", "resultId": first_id}));
+
+    // A defect typed in the middle of the document: the whole list, under a new id.
+    let line_one =
+        json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}});
+    client
+        .change(uri, 3, json!([{"range": line_one, "text": "Begin(x); "}]))
+        .await;
+    let changed = client.pull(uri, Some(&first_id)).await;
+    assert_eq!(changed["kind"], "full");
+    // `Begin` is both unknown and miscased.
+    assert_eq!(report_codes(&changed), ["SL101", "SL101", "SL104", "SL104"]);
+    let changed_id = changed["resultId"].as_str().unwrap();
+    assert_ne!(changed_id, first_id);
+    let cancel = &changed["items"][3];
+    assert_eq!(cancel["code"], "SL104");
+    assert_eq!(
+        cancel["range"]["start"],
+        json!({"line": 1, "character": 10})
+    );
+    // An editor that lost its copy sends no id, and gets the list again.
+    assert_eq!(client.pull(uri, None).await["items"], changed["items"]);
+
+    // A document the server does not lint has an empty report.
+    let other = client.pull("file:///w/notes.txt", None).await;
+    assert_eq!(other, json!({"kind": "full", "items": []}));
+    // Nothing was pushed to a client that pulls.
+    client
+        .request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert!(
+        !client
+            .backlog
+            .iter()
+            .any(|m| m["method"] == "textDocument/publishDiagnostics"),
+        "{:?}",
+        client.backlog
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_pulling_client_is_asked_to_pull_again_when_another_document_changes_its_report() {
+    let mut client = TestClient::start().await;
+    client.initialize_with(pulling()).await;
+    let text = r#"{"intent":"!START","meta":{"req_id":"ab12cd34"}}"#;
+    let (a, b) = ("file:///w/a.silp.json", "file:///w/b.silp.json");
+    client.open(a, "silp-json", 1, text).await;
+    let alone = client.pull(a, None).await;
+    assert!(report_codes(&alone).is_empty());
+    let alone_id = alone["resultId"].as_str().unwrap().to_string();
+    client.open(b, "silp-json", 1, text).await;
+    assert_eq!(report_codes(&client.pull(b, None).await), ["SL303"]);
+    // `a` did not change, but its report did: the editor is asked to pull again.
+    client.refreshed().await;
+    let shared = client.pull(a, Some(&alone_id)).await;
+    assert_eq!(report_codes(&shared), ["SL303"]);
+    let shared_id = shared["resultId"].as_str().unwrap().to_string();
+    client
+        .notify("textDocument/didClose", json!({"textDocument": {"uri": b}}))
+        .await;
+    client.refreshed().await;
+    let after = client.pull(a, Some(&shared_id)).await;
+    assert_eq!(after["kind"], "full");
+    assert!(report_codes(&after).is_empty());
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_pull_is_not_offered_pulling() {
+    let mut client = TestClient::start().await;
+    let result = client.initialize().await;
+    assert!(result["capabilities"].get("diagnosticProvider").is_none());
+    let uri = "file:///w/pushed.silp";
+    client.open(uri, "silp", 1, "Cancel(x)\n").await;
+    assert_eq!(codes_of(&client.diagnostics(uri, Some(1)).await), ["SL104"]);
+    let refused = client
+        .request_raw(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("publishes diagnostics"), "{message}");
     client.shutdown().await;
 }
 

@@ -115,6 +115,11 @@ pub const METHODS: &[Method] = &[
         kind: MethodKind::Request,
         advertise: requests::formatting::advertise,
     },
+    Method {
+        name: requests::diagnostic::METHOD,
+        kind: MethodKind::Request,
+        advertise: requests::diagnostic::advertise,
+    },
 ];
 
 /// Whether the server handles `method`.
@@ -158,5 +163,6 @@ mod tests {
         assert!(capabilities.semantic_tokens_provider.is_some());
         assert!(capabilities.document_symbol_provider.is_some());
         assert!(capabilities.document_formatting_provider.is_some());
+        assert!(capabilities.diagnostic_provider.is_some());
     }
 }

@@ -1,10 +1,12 @@
 //! Lint scheduling: one job per document at a time, on the blocking pool unless it
 //! re-lints a keystroke's few lines (a change during a lint marks the document
 //! dirty and the job runs again on the newest text), the cross-file rules over
-//! every open document whose lint is current, and the queue of what to publish. Results for a version that is no longer current
+//! every open document whose lint is current, and the delivery of the results:
+//! queued for publishing to a client that takes them pushed, kept as the document's
+//! report for one that pulls them. Results for a version that is no longer current
 //! are dropped, both when a lint ends and just before publishing.
 
-use super::session::{settings_for, LintState, OpenDocument, Session, State};
+use super::session::{settings_for, Delivery, LintState, OpenDocument, Report, Session, State};
 use super::to_lsp;
 use crate::diagnostics::Diagnostic;
 use crate::lint::{cross_file, LintedFile};
@@ -20,6 +22,8 @@ use tower_lsp_server::ls_types::{self as lsp, Uri};
 pub enum Outgoing {
     Diagnostics(Publish),
     Log(lsp::MessageType, String),
+    /// Asks a pulling client to pull again: a report changed without an edit.
+    Refresh,
 }
 
 /// Diagnostics ready to send; `version: None` clears a closed document.
@@ -82,6 +86,7 @@ async fn lint_job(session: Arc<Session>, key: String) {
             };
             if !doc.dirty {
                 doc.linting = false;
+                session.settled.notify_waiters();
                 return;
             }
             doc.dirty = false;
@@ -143,6 +148,7 @@ async fn lint_job(session: Arc<Session>, key: String) {
         };
         let mut state = session.lock();
         let Some(doc) = state.docs.get_mut(&key) else {
+            session.settled.notify_waiters();
             return;
         };
         // A newer text (or the same version of a document closed and opened again).
@@ -155,12 +161,44 @@ async fn lint_job(session: Arc<Session>, key: String) {
             lint: Arc::new(lint),
         });
         for publish in cross_and_collect(&mut state, Some(&key)) {
-            // The receiver lives as long as the server; a send error means shutdown.
-            if !session.send(Outgoing::Diagnostics(publish)) {
+            if !deliver(&session, &mut state, publish) {
                 return;
             }
         }
     }
+}
+
+/// Hands a document's diagnostics to the client the way it takes them: queued for
+/// publishing, or kept as the document's report for its next pull (the client
+/// asked to pull again when the report changed and its version did not, as when
+/// another document's `req_id`s or the configuration changed). A clearing publish
+/// is a pulling client's own business. `false` once the server shuts down.
+pub fn deliver(session: &Session, state: &mut State, publish: Publish) -> bool {
+    let Delivery::Pull { refresh } = state.delivery else {
+        return session.send(Outgoing::Diagnostics(publish));
+    };
+    let Some(version) = publish.version else {
+        return true;
+    };
+    let next_id = state.next_result_id;
+    let Some(doc) = state.docs.get_mut(&publish.key) else {
+        return true;
+    };
+    let unedited = match &mut doc.report {
+        Some(report) if *report.diagnostics == publish.diagnostics => {
+            report.version = version;
+            return true;
+        }
+        Some(report) => report.version == version,
+        None => false,
+    };
+    doc.report = Some(Report {
+        version,
+        result_id: next_id.to_string(),
+        diagnostics: Arc::new(publish.diagnostics),
+    });
+    state.next_result_id += 1;
+    !(refresh && unedited) || session.send(Outgoing::Refresh)
 }
 
 /// A comparable summary of a diagnostic, to tell whether cross-file results changed.
@@ -299,6 +337,11 @@ pub async fn publisher(session: Arc<Session>, mut receiver: mpsc::UnboundedRecei
     while let Some(message) = receiver.recv().await {
         match message {
             Outgoing::Log(typ, text) => session.log(typ, text).await,
+            Outgoing::Refresh => {
+                // The client answers when it has pulled again; nothing waits on that.
+                let client = session.client.clone();
+                tokio::spawn(async move { client.workspace_diagnostic_refresh().await });
+            }
             Outgoing::Diagnostics(publish) => {
                 if is_current(&session.lock(), &publish) {
                     session
@@ -342,6 +385,7 @@ mod tests {
                 linting: false,
                 dirty: false,
                 settings: Arc::new(Settings::default()),
+                report: None,
             },
         );
         request_lint(session, &mut state, key);
@@ -351,6 +395,7 @@ mod tests {
         match outgoing.recv().await.expect("the session is alive") {
             Outgoing::Diagnostics(publish) => publish,
             Outgoing::Log(_, text) => panic!("unexpected log: {text}"),
+            Outgoing::Refresh => panic!("a refresh asked of a client that takes pushes"),
         }
     }
 

@@ -6,8 +6,8 @@ use super::notifications::{
     initialized,
 };
 use super::requests::{
-    code_action, completion, document_symbol, formatting, hover, initialize, semantic_tokens,
-    shutdown,
+    code_action, completion, diagnostic, document_symbol, formatting, hover, initialize,
+    semantic_tokens, shutdown,
 };
 use super::session::Session;
 use std::sync::Arc;
@@ -100,6 +100,13 @@ impl LanguageServer for Backend {
         params: lsp::DocumentSymbolParams,
     ) -> Result<Option<lsp::DocumentSymbolResponse>> {
         document_symbol::handle(&self.session, params).await
+    }
+
+    async fn diagnostic(
+        &self,
+        params: lsp::DocumentDiagnosticParams,
+    ) -> Result<lsp::DocumentDiagnosticReportResult> {
+        diagnostic::handle(&self.session, params).await
     }
 
     async fn formatting(

@@ -12,7 +12,7 @@ use crate::settings::{Draft, Settings};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Notify};
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 use tower_lsp_server::Client;
 
@@ -31,6 +31,27 @@ pub struct OpenDocument {
     pub dirty: bool,
     /// The settings of the configuration governing the document's file.
     pub settings: Arc<Settings>,
+    /// The diagnostics last reported, for a client that pulls them.
+    pub report: Option<Report>,
+}
+
+/// A document's diagnostics as a pulling client receives them: an id that changes
+/// only when they do, so an unchanged answer costs the client nothing to read.
+pub struct Report {
+    /// The document's version the diagnostics were last found for.
+    pub version: i32,
+    pub result_id: String,
+    pub diagnostics: Arc<Vec<lsp::Diagnostic>>,
+}
+
+/// How the client receives diagnostics, negotiated at `initialize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// `textDocument/publishDiagnostics` after each lint.
+    Push,
+    /// The client asks (`textDocument/diagnostic`); `refresh` when it takes
+    /// `workspace/diagnostic/refresh` for reports that changed without an edit.
+    Pull { refresh: bool },
 }
 
 /// A lint result, and the version and text it was computed for.
@@ -78,6 +99,9 @@ pub struct State {
     pub ignored: HashSet<String>,
     /// The last fix-all of each open document, by URI.
     pub fix_all: HashMap<String, FixAll>,
+    pub delivery: Delivery,
+    /// The next pulled report's id (ids are never reused, across documents too).
+    pub next_result_id: u64,
 }
 
 /// The server's state and its ways out: the client, and the queue of messages the
@@ -89,6 +113,8 @@ pub struct Session {
     outgoing_rx: Mutex<Option<mpsc::UnboundedReceiver<Outgoing>>>,
     /// The client sent `shutdown` (`exit` without it ends the process with status 1).
     shut_down: AtomicBool,
+    /// Woken when a document's lint jobs end or it closes: a pull waits for it.
+    pub settled: Notify,
 }
 
 impl Session {
@@ -104,10 +130,13 @@ impl Session {
                 docs: HashMap::new(),
                 ignored: HashSet::new(),
                 fix_all: HashMap::new(),
+                delivery: Delivery::Push,
+                next_result_id: 1,
             }),
             outgoing,
             outgoing_rx: Mutex::new(Some(outgoing_rx)),
             shut_down: AtomicBool::new(false),
+            settled: Notify::new(),
         }
     }
 

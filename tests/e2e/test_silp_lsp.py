@@ -248,3 +248,68 @@ async def test_a_changed_configuration_file_is_read_again(client: LanguageClient
     assert [d.code for d in client.diagnostics[uri]] == ["SL101"]
     logged = [m.message for m in client.log_messages]
     assert not [m for m in logged if "does not handle" in m], logged
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[SERVER]))
+async def pulling_client(lsp_client: LanguageClient):
+    """VS Code's capabilities with pull diagnostics declared, as VS Code 1.74+ sends."""
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
+        dynamic_registration=True, related_document_support=False
+    )
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+        refresh_support=True
+    )
+    result = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities)
+    )
+    assert result.capabilities.diagnostic_provider.inter_file_dependencies is True
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def pull(client: LanguageClient, uri: str, previous=None):
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            previous_result_id=previous,
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_pulled_diagnostics_are_exact_and_unchanged_until_they_change(
+    pulling_client: LanguageClient,
+):
+    client = pulling_client
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=URI, language_id="silp", version=1, text=TEXT
+            )
+        )
+    )
+    report = await pull(client, URI)
+    assert report.kind == "full"
+    begn = find(report.items, "SL101")
+    assert begn.range.start == types.Position(line=0, character=15)
+    # A comment added at the end leaves every diagnostic where it was.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=3, character=0),
+                        end=types.Position(line=3, character=0),
+                    ),
+                    text="# plans\n",
+                )
+            ],
+        )
+    )
+    same = await pull(client, URI, report.result_id)
+    assert same.kind == "unchanged"
+    assert same.result_id == report.result_id
+    # Nothing is pushed to a client that pulls.
+    assert URI not in client.diagnostics

@@ -1,7 +1,8 @@
-//! `textDocument/didClose`: forgets the document, clears its diagnostics, and
-//! updates the others' cross-file diagnostics (its `req_id`s no longer count).
+//! `textDocument/didClose`: forgets the document, clears its diagnostics (a pulling
+//! client clears its own), and updates the others' cross-file diagnostics (its
+//! `req_id`s no longer count).
 
-use crate::lsp::scheduler::{cross_and_collect, Outgoing, Publish};
+use crate::lsp::scheduler::{cross_and_collect, deliver, Publish};
 use crate::lsp::session::Session;
 use std::sync::Arc;
 use tower_lsp_server::ls_types as lsp;
@@ -21,6 +22,8 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidCloseTextDocumentPar
     if state.docs.remove(&key).is_none() {
         return;
     }
+    // A pull waiting for this document answers that it has nothing.
+    session.settled.notify_waiters();
     let mut publishes = vec![Publish {
         key,
         uri,
@@ -29,7 +32,7 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidCloseTextDocumentPar
     }];
     publishes.extend(cross_and_collect(&mut state, None));
     for publish in publishes {
-        if !session.send(Outgoing::Diagnostics(publish)) {
+        if !deliver(session, &mut state, publish) {
             break;
         }
     }

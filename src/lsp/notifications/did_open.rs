@@ -59,6 +59,7 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidOpenTextDocumentPara
                 linting: false,
                 dirty: false,
                 settings,
+                report: None,
             },
         );
         request_lint(session, &mut state, &key);

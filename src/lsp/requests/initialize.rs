@@ -1,14 +1,15 @@
-//! `initialize`: negotiates the position encoding, reads the client's options
-//! (`ruleDocsUrl`, the `lint` rule selection) and advertises what [`METHODS`]
-//! handle.
+//! `initialize`: negotiates the position encoding and whether diagnostics are
+//! pushed or pulled, reads the client's options (`ruleDocsUrl`, the `lint` rule
+//! selection) and advertises what [`METHODS`] handle.
 //!
 //! [`METHODS`]: crate::lsp::capabilities::METHODS
 
 use crate::config::Resolver;
 use crate::lsp::capabilities::server_capabilities;
 use crate::lsp::document::Encoding;
+use crate::lsp::requests::diagnostic::client_pulls;
 use crate::lsp::scheduler::publisher;
-use crate::lsp::session::{draft_from, overrides_from, Session};
+use crate::lsp::session::{draft_from, overrides_from, Delivery, Session};
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types as lsp;
@@ -45,9 +46,25 @@ pub async fn handle(
         .unwrap_or_default();
     // The editor's draft revision (`silp.draft`) applies over every configuration.
     overrides.draft = options.and_then(draft_from);
+    // A client that pulls diagnostics (VS Code's does) gets them when it asks; the
+    // others get them pushed after each lint.
+    let pulls = client_pulls(&params.capabilities);
+    let delivery = if pulls {
+        let refresh = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.diagnostics.as_ref())
+            .and_then(|d| d.refresh_support)
+            .unwrap_or(false);
+        Delivery::Pull { refresh }
+    } else {
+        Delivery::Push
+    };
     {
         let mut state = session.lock();
         state.encoding = encoding;
+        state.delivery = delivery;
         state.rule_docs_url = rule_docs_url;
         state.resolver = Arc::new(Resolver::discover(overrides.clone()));
         state.overrides = overrides;
@@ -56,6 +73,9 @@ pub async fn handle(
         tokio::spawn(publisher(session.clone(), receiver));
     }
     let mut capabilities = server_capabilities();
+    if !pulls {
+        capabilities.diagnostic_provider = None;
+    }
     capabilities.position_encoding = Some(if offers_utf8 {
         lsp::PositionEncodingKind::UTF8
     } else {

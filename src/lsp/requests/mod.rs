@@ -3,6 +3,7 @@
 
 pub mod code_action;
 pub mod completion;
+pub mod diagnostic;
 pub mod document_symbol;
 pub mod formatting;
 pub mod hover;
