@@ -40,11 +40,8 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidOpenTextDocumentPara
         let state = session.lock();
         settings_for(&state.resolver, &item.uri)
     };
-    if let Some(error) = config_error {
-        session
-            .log(lsp::MessageType::ERROR, format!("silp-lint: {error}"))
-            .await;
-    }
+    // Tracked before the first `.await`, so a request right behind this
+    // notification (a pull of its diagnostics) finds the document.
     {
         let mut state = session.lock();
         state.ignored.remove(&key);
@@ -63,6 +60,11 @@ pub async fn handle(session: &Arc<Session>, params: lsp::DidOpenTextDocumentPara
             },
         );
         request_lint(session, &mut state, &key);
+    }
+    if let Some(error) = config_error {
+        session
+            .log(lsp::MessageType::ERROR, format!("silp-lint: {error}"))
+            .await;
     }
     if item.uri.scheme().as_str() != "file" {
         session
