@@ -47,6 +47,9 @@ struct Server {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// When the first line of the last message read arrived: the server's answer
+    /// began, before the client read its body and parsed it.
+    arrived: Instant,
 }
 
 impl Server {
@@ -58,10 +61,14 @@ impl Server {
 
     fn read(&mut self) -> Value {
         let mut length = 0;
+        let mut first = true;
         loop {
             let mut line = String::new();
             if self.stdout.read_line(&mut line).expect("read") == 0 {
                 panic!("the server closed its output");
+            }
+            if std::mem::take(&mut first) {
+                self.arrived = Instant::now();
             }
             let line = line.trim_end();
             if line.is_empty() {
@@ -120,6 +127,9 @@ enum Delivery {
 struct Latency {
     median: Duration,
     p90: Duration,
+    /// Median time until the answer began to arrive: the server's part, without
+    /// the client's reading and parsing of it.
+    answered: Duration,
     /// Diagnostics of the opened document.
     found: usize,
     /// Pulls answered "unchanged".
@@ -159,6 +169,7 @@ fn server_latency(path: &std::path::Path, text: &str, delivery: Delivery) -> Lat
         child,
         stdin,
         stdout,
+        arrived: Instant::now(),
     };
     let capabilities = match delivery {
         Delivery::Push => json!({}),
@@ -183,6 +194,7 @@ fn server_latency(path: &std::path::Path, text: &str, delivery: Delivery) -> Lat
     let mut unchanged = 0;
 
     let mut latencies = Vec::with_capacity(CHANGES);
+    let mut answered = Vec::with_capacity(CHANGES);
     for i in 0..CHANGES {
         let version = i as i64 + 2;
         let line = (i * 7919) % LINES;
@@ -210,6 +222,7 @@ fn server_latency(path: &std::path::Path, text: &str, delivery: Delivery) -> Lat
             }
         }
         latencies.push(started.elapsed());
+        answered.push(server.arrived - started);
     }
     server.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}));
     server.wait_for(|m| m["id"] == 2);
@@ -218,6 +231,7 @@ fn server_latency(path: &std::path::Path, text: &str, delivery: Delivery) -> Lat
     Latency {
         p90: percentile(&mut latencies, 90),
         median: median(&mut latencies),
+        answered: median(&mut answered),
         found,
         unchanged,
     }
@@ -261,16 +275,19 @@ fn main() {
             pushed.found
         );
         println!(
-            "  didChange -> publishDiagnostics (pushed): median {:.2} ms, p90 {:.2} ms ({CHANGES} changes)",
+            "  didChange -> publishDiagnostics (pushed): median {:.2} ms, p90 {:.2} ms \
+             ({CHANGES} changes; the publish began to arrive after {:.2} ms)",
             ms(pushed.median),
-            ms(pushed.p90)
+            ms(pushed.p90),
+            ms(pushed.answered)
         );
         println!(
             "  didChange -> textDocument/diagnostic answered (pulled): median {:.2} ms, p90 {:.2} ms \
-             ({CHANGES} changes, {} answered unchanged)",
+             ({CHANGES} changes, {} answered unchanged; the answer began to arrive after {:.2} ms)",
             ms(pulled.median),
             ms(pulled.p90),
-            pulled.unchanged
+            pulled.unchanged,
+            ms(pulled.answered)
         );
         for format in ["human", "concise"] {
             let check = check_time(&path, format);
