@@ -92,6 +92,22 @@ impl Server {
         }
     }
 
+    /// Pulls the document's diagnostics after `previous`: the new result id, the
+    /// number of diagnostics (`None` when unchanged).
+    fn pull(&mut self, id: i64, uri: &str, previous: Option<&str>) -> (String, Option<usize>) {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/diagnostic",
+            "params": {"textDocument": {"uri": uri}, "previousResultId": previous}}),
+        );
+        let answer = self.wait_for(|m| m["id"] == id && m.get("method").is_none());
+        let report = &answer["result"];
+        let result_id = report["resultId"]
+            .as_str()
+            .expect("a result id")
+            .to_string();
+        (result_id, report["items"].as_array().map(Vec::len))
+    }
+
     fn diagnostics_for(&mut self, version: i64) -> usize {
         let message = self.wait_for(|m| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
@@ -134,24 +150,6 @@ struct Latency {
     found: usize,
     /// Pulls answered "unchanged".
     unchanged: usize,
-}
-
-impl Server {
-    /// Pulls the document's diagnostics after `previous`: the new result id, the
-    /// number of diagnostics (`None` when unchanged).
-    fn pull(&mut self, id: i64, uri: &str, previous: Option<&str>) -> (String, Option<usize>) {
-        self.send(
-            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/diagnostic",
-            "params": {"textDocument": {"uri": uri}, "previousResultId": previous}}),
-        );
-        let answer = self.wait_for(|m| m["id"] == id && m.get("method").is_none());
-        let report = &answer["result"];
-        let result_id = report["resultId"]
-            .as_str()
-            .expect("a result id")
-            .to_string();
-        (result_id, report["items"].as_array().map(Vec::len))
-    }
 }
 
 /// Median and p90 latency from a one-character change to its diagnostics.

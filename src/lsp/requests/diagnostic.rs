@@ -23,12 +23,23 @@ pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
     ));
 }
 
-/// Whether a client declares that it pulls diagnostics.
-pub fn client_pulls(capabilities: &lsp::ClientCapabilities) -> bool {
-    capabilities
+/// How a client takes diagnostics: pulled when it declares pulling (VS Code's
+/// does), else pushed after each lint.
+pub fn delivery(capabilities: &lsp::ClientCapabilities) -> Delivery {
+    let pulls = capabilities
         .text_document
         .as_ref()
-        .is_some_and(|t| t.diagnostic.is_some())
+        .is_some_and(|t| t.diagnostic.is_some());
+    if !pulls {
+        return Delivery::Push;
+    }
+    let refresh = capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.diagnostics.as_ref())
+        .and_then(|d| d.refresh_support)
+        .unwrap_or(false);
+    Delivery::Pull { refresh }
 }
 
 pub async fn handle(

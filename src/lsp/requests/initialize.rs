@@ -7,7 +7,7 @@
 use crate::config::Resolver;
 use crate::lsp::capabilities::server_capabilities;
 use crate::lsp::document::Encoding;
-use crate::lsp::requests::diagnostic::client_pulls;
+use crate::lsp::requests::diagnostic;
 use crate::lsp::scheduler::publisher;
 use crate::lsp::session::{draft_from, overrides_from, Delivery, Session};
 use std::sync::Arc;
@@ -46,21 +46,7 @@ pub async fn handle(
         .unwrap_or_default();
     // The editor's draft revision (`silp.draft`) applies over every configuration.
     overrides.draft = options.and_then(draft_from);
-    // A client that pulls diagnostics (VS Code's does) gets them when it asks; the
-    // others get them pushed after each lint.
-    let pulls = client_pulls(&params.capabilities);
-    let delivery = if pulls {
-        let refresh = params
-            .capabilities
-            .workspace
-            .as_ref()
-            .and_then(|w| w.diagnostics.as_ref())
-            .and_then(|d| d.refresh_support)
-            .unwrap_or(false);
-        Delivery::Pull { refresh }
-    } else {
-        Delivery::Push
-    };
+    let delivery = diagnostic::delivery(&params.capabilities);
     {
         let mut state = session.lock();
         state.encoding = encoding;
@@ -73,7 +59,7 @@ pub async fn handle(
         tokio::spawn(publisher(session.clone(), receiver));
     }
     let mut capabilities = server_capabilities();
-    if !pulls {
+    if delivery == Delivery::Push {
         capabilities.diagnostic_provider = None;
     }
     capabilities.position_encoding = Some(if offers_utf8 {
