@@ -64,6 +64,14 @@ enum Command {
     /// List every rule with its code, name and default severity
     Rules,
     /// Run the language server on standard input and output (as `silp-lsp` does)
+    ///
+    /// Diagnostics with quick fixes and "fix all safe problems", hover, completion,
+    /// semantic tokens, document symbols and formatting, for the files `check`
+    /// reads. A client that declares pulling diagnostics (LSP 3.17
+    /// `textDocument/diagnostic`, as VS Code's does) gets a document's diagnostics
+    /// when it asks, answered "unchanged" when they have not changed; any other
+    /// client gets them pushed (`publishDiagnostics`) after each lint. Positions are
+    /// in UTF-16 code units unless the client offers UTF-8.
     Lsp,
 }
 
