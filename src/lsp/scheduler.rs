@@ -148,7 +148,6 @@ async fn lint_job(session: Arc<Session>, key: String) {
         };
         let mut state = session.lock();
         let Some(doc) = state.docs.get_mut(&key) else {
-            session.settled.notify_waiters();
             return;
         };
         // A newer text (or the same version of a document closed and opened again).
