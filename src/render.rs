@@ -5,12 +5,15 @@
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
 use crate::source::{Location, Locator, Span};
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::io::{self, Write};
 
 mod json_writer;
 mod long_lines;
+mod plain_reports;
 use json_writer::{JsonWriter, Layout};
 use long_lines::{LongLines, Windowed};
+use plain_reports::LineStarts;
 
 /// The diagnostics of one file, with the text their spans index into.
 pub struct FileDiagnostics<'a> {
@@ -268,7 +271,7 @@ pub fn render_file(
         OutputFormat::Human => {
             // Editors hide a byte-order mark, so the reports' columns leave it
             // out too. One source (ariadne's line index) serves the whole file.
-            let source = HumanSource::new(file);
+            let source = HumanSource::new(file, color);
             for d in file.diagnostics {
                 human(&mut out, &source, d, color)?;
             }
@@ -523,51 +526,78 @@ fn push_escaped(out: &mut Vec<u8>, text: &str, escape: Escape) {
     }
 }
 
-/// A file as ariadne reads it: without its byte-order mark, lines indexed once.
+/// A file as its reports read it: without its byte-order mark, lines indexed once.
 struct HumanSource<'t> {
     path: String,
     text: &'t str,
     /// How many bytes the file's byte-order mark takes (0 without one).
     bom: usize,
+    diagnostics: &'t [Diagnostic],
+    /// The text as ariadne reads it, made for the first report ariadne draws.
+    ariadne: OnceCell<AriadneSource<'t>>,
+    /// The text's lines, when one is long: the reports that show one read their
+    /// own text, not `ariadne`.
+    long_lines: Option<LongLines>,
+    /// The text's lines for reports drawn without ariadne (`plain_reports`):
+    /// `None` with colour, with a long line, or with other line breaks than `\n`.
+    plain_lines: Option<LineStarts>,
+}
+
+/// What ariadne reads of a file.
+struct AriadneSource<'t> {
     /// The lines the reports show, when `source` holds only those.
     shown: Option<ShownLines>,
     source: ariadne::Source<Cow<'t, str>>,
-    /// The text's lines, when one is long: the reports that show one read their
-    /// own text, not `source`.
-    long_lines: Option<LongLines>,
 }
 
 impl<'t> HumanSource<'t> {
-    fn new(file: &FileDiagnostics<'t>) -> HumanSource<'t> {
+    fn new(file: &FileDiagnostics<'t>, color: bool) -> HumanSource<'t> {
         // Editors hide a byte-order mark, so the reports' columns leave it out too.
         let (text, bom) = match file.text.strip_prefix('\u{feff}') {
             Some(rest) => (rest, '\u{feff}'.len_utf8()),
             None => (file.text, 0),
         };
-        let spans: Vec<Span> = file
-            .diagnostics
-            .iter()
-            .flat_map(labelled_spans)
-            .map(|span| without_bom(text, bom, span))
-            .collect();
-        let (shown, source) = match ShownLines::new(text, &spans) {
-            Some((shown, shown_text)) => (Some(shown), Cow::Owned(shown_text)),
-            None => (None, Cow::Borrowed(text)),
+        let long_lines = LongLines::new(text);
+        let plain_lines = if color || long_lines.is_some() {
+            None
+        } else {
+            LineStarts::new(text)
         };
         HumanSource {
             path: file.path.to_string(),
             text,
             bom,
-            shown,
-            source: ariadne::Source::from(source),
-            long_lines: LongLines::new(text),
+            diagnostics: file.diagnostics,
+            ariadne: OnceCell::new(),
+            long_lines,
+            plain_lines,
         }
+    }
+
+    /// The text as ariadne reads it: only the lines the file's reports show.
+    fn ariadne(&self) -> &AriadneSource<'t> {
+        self.ariadne.get_or_init(|| {
+            let spans: Vec<Span> = self
+                .diagnostics
+                .iter()
+                .flat_map(labelled_spans)
+                .map(|span| without_bom(self.text, self.bom, span))
+                .collect();
+            let (shown, source) = match ShownLines::new(self.text, &spans) {
+                Some((shown, shown_text)) => (Some(shown), Cow::Owned(shown_text)),
+                None => (None, Cow::Borrowed(self.text)),
+            };
+            AriadneSource {
+                shown,
+                source: ariadne::Source::from(source),
+            }
+        })
     }
 
     /// A span of the file as a span of what ariadne reads.
     fn shift(&self, span: &Span) -> Span {
         let span = without_bom(self.text, self.bom, span);
-        match &self.shown {
+        match &self.ariadne().shown {
             Some(shown) => shown.offset(span.start)..shown.offset(span.end),
             None => span,
         }
@@ -680,6 +710,11 @@ impl ShownLines {
 /// Writes one report to `out`: a buffer, not any writer, because ariadne writes a
 /// report a character at a time and a buffer takes each without a virtual call.
 fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> io::Result<()> {
+    if let Some(lines) = &file.plain_lines {
+        if plain_report(out, file, lines, d) {
+            return Ok(());
+        }
+    }
     if let Some(long_lines) = &file.long_lines {
         let spans: Vec<Span> = labelled_spans(d)
             .map(|span| without_bom(file.text, file.bom, span))
@@ -703,7 +738,8 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
             }
             Some(Windowed::TooFar { line, column }) => {
                 // ariadne writes a report without labels as its first line alone.
-                write_report(out, &file.path, &file.source, d, color, Labels::Omitted)?;
+                let source = &file.ariadne().source;
+                write_report(out, &file.path, source, d, color, Labels::Omitted)?;
                 writeln!(
                     out,
                     " at {}:{line}:{column}: the line is too long to show this far into the file",
@@ -723,11 +759,44 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
     write_report(
         out,
         &file.path,
-        &file.source,
+        &file.ariadne().source,
         d,
         color,
         Labels::Shown(&shift),
     )
+}
+
+/// Appends the report of `d` as ariadne would draw it without colour, when
+/// `plain_reports` can draw it (see there); says whether it did.
+fn plain_report(out: &mut Vec<u8>, file: &HumanSource, lines: &LineStarts, d: &Diagnostic) -> bool {
+    let start = out.len();
+    let heading = plain_reports::Heading {
+        code: d.rule.code,
+        kind: match d.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        },
+        message: &d.message,
+    };
+    let labels = std::iter::once((&d.span, d.rule.name))
+        .chain(same_file_related(d).map(|r| (&r.span, r.message.as_str())))
+        .map(|(span, message)| (without_bom(file.text, file.bom, span), message));
+    let note = fix_note(d);
+    let footer = [("Help", d.help.as_deref()), ("Note", note.as_deref())];
+    if !plain_reports::write(out, file.text, lines, &file.path, &heading, labels, footer) {
+        return false;
+    }
+    // As `write_report` does: reports of custom kinds are stripped of colour
+    // sequences, which ariadne writes for them even without colour.
+    let custom_kind = matches!(d.severity, Severity::Info | Severity::Hint);
+    if custom_kind && out[start..].contains(&0x1b) {
+        let plain = strip_ansi(&out[start..]);
+        out.truncate(start);
+        out.extend_from_slice(&plain);
+    }
+    true
 }
 
 /// The related locations of `d` in its own file: a report labels those.
@@ -936,6 +1005,14 @@ mod tests {
     use crate::diagnostics::Related;
     use proptest::prelude::*;
 
+    /// A file's source for reports that ariadne draws, each of them.
+    pub(super) fn ariadne_only<'t>(file: &FileDiagnostics<'t>) -> HumanSource<'t> {
+        HumanSource {
+            plain_lines: None,
+            ..HumanSource::new(file, false)
+        }
+    }
+
     /// Each diagnostic's human report, read from `source`.
     pub(super) fn reports(source: &HumanSource, diagnostics: &[Diagnostic]) -> Vec<String> {
         diagnostics
@@ -1080,26 +1157,22 @@ mod tests {
                 })
                 .collect();
             let file = FileDiagnostics { path: "t.silp", text: &text, diagnostics: &diagnostics };
-            let whole = HumanSource::new(&file);
-            let whole = HumanSource {
+            let whole = ariadne_only(&file);
+            whole.ariadne.set(AriadneSource {
                 shown: None,
                 source: ariadne::Source::from(Cow::Borrowed(whole.text)),
-                ..whole
-            };
+            }).ok().unwrap();
             let spans: Vec<Span> = diagnostics
                 .iter()
                 .flat_map(|d| std::iter::once(&d.span).chain(d.related.iter().map(|r| &r.span)))
                 .map(|span| without_bom(whole.text, whole.bom, span))
                 .collect();
             let (lines, shown_text) = ShownLines::at_most(whole.text, &spans, usize::MAX).unwrap();
-            let shown = HumanSource {
-                path: whole.path.clone(),
-                text: whole.text,
-                bom: whole.bom,
+            let shown = ariadne_only(&file);
+            shown.ariadne.set(AriadneSource {
                 shown: Some(lines),
                 source: ariadne::Source::from(Cow::Owned(shown_text)),
-                long_lines: None,
-            };
+            }).ok().unwrap();
             prop_assert_eq!(reports(&shown, &diagnostics), reports(&whole, &diagnostics));
         }
     }

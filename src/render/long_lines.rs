@@ -333,8 +333,8 @@ pub(super) fn correct_header(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::reports;
-    use super::super::{FileDiagnostics, HumanSource};
+    use super::super::tests::{ariadne_only, reports};
+    use super::super::{AriadneSource, FileDiagnostics, HumanSource};
     use super::*;
     use crate::diagnostics::{Diagnostic, Related, Severity};
     use proptest::prelude::*;
@@ -366,13 +366,18 @@ mod tests {
             text,
             diagnostics,
         };
-        let source = HumanSource::new(&file);
         let whole = HumanSource {
-            shown: None,
-            source: ariadne::Source::from(Cow::Borrowed(source.text)),
             long_lines: None,
-            ..source
+            ..ariadne_only(&file)
         };
+        whole
+            .ariadne
+            .set(AriadneSource {
+                shown: None,
+                source: ariadne::Source::from(Cow::Borrowed(whole.text)),
+            })
+            .ok()
+            .unwrap();
         reports(&whole, diagnostics)
     }
 
@@ -382,7 +387,7 @@ mod tests {
             text,
             diagnostics,
         };
-        reports(&HumanSource::new(&file), diagnostics)
+        reports(&HumanSource::new(&file, false), diagnostics)
     }
 
     #[test]

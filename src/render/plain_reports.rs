@@ -1,0 +1,404 @@
+//! Human reports without colour, drawn byte for byte as ariadne draws them, for
+//! the reports nearly every run prints: each label on one line of printable ASCII.
+//!
+//! ariadne writes a report a character at a time through the formatting machinery
+//! and scans every label for every column it draws; that was over a third of a
+//! human run. Here each line is appended whole. Anything outside this case (colour,
+//! labels over several lines, tabs and other characters whose width varies, line
+//! breaks other than `\n`, positions at the end of the text) is left to ariadne:
+//! [`write`] says whether it drew the report. The tests compare both on generated
+//! reports.
+
+use super::long_lines::breaks_only_at_line_feeds;
+use crate::source::Span;
+
+/// Where a text's lines start, when `\n` alone breaks them (as for ariadne, each
+/// line holds its `\n`, and a text's final `\n` starts no line).
+pub(super) struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    pub(super) fn new(text: &str) -> Option<LineStarts> {
+        if !breaks_only_at_line_feeds(text) {
+            return None;
+        }
+        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
+        let starts = std::iter::once(0)
+            .chain(ends.filter(|&start| start < text.len()))
+            .collect();
+        Some(LineStarts(starts))
+    }
+
+    /// The 0-based line holding `offset` (before the text's end), and its bytes.
+    fn line_of(&self, text: &str, offset: usize) -> (usize, Span) {
+        let line = self.0.partition_point(|&start| start <= offset) - 1;
+        let end = self.0.get(line + 1).copied().unwrap_or(text.len());
+        (line, self.0[line]..end)
+    }
+}
+
+/// What heads a report: `[code] kind: message`.
+pub(super) struct Heading<'a> {
+    pub code: &'a str,
+    /// As ariadne names it: `Error`, `Warning`, or a custom kind's name.
+    pub kind: &'a str,
+    pub message: &'a str,
+}
+
+/// A label placed on its line: bytes from the line's start.
+struct Placed<'a> {
+    line: usize,
+    start: usize,
+    end: usize,
+    message: &'a str,
+    /// Where the label's arrow drops: the middle of its span.
+    column: usize,
+}
+
+/// Appends the report to `out` and returns `true`, or returns `false` and appends
+/// nothing when ariadne must draw it. `labels` are spans of `text` with their
+/// messages, the diagnostic's own first.
+pub(super) fn write<'a>(
+    out: &mut Vec<u8>,
+    text: &str,
+    lines: &LineStarts,
+    path: &str,
+    heading: &Heading,
+    labels: impl Iterator<Item = (Span, &'a str)>,
+    footer: [(&str, Option<&str>); 2],
+) -> bool {
+    let Some(placed) = labels
+        .map(|(span, message)| place(text, lines, span, message))
+        .collect::<Option<Vec<Placed>>>()
+    else {
+        return false;
+    };
+    let Some(first) = placed.first() else {
+        return false;
+    };
+    // ariadne groups the labels in their order, starting a group wherever a label
+    // lies on a line before the last one's.
+    let mut groups: Vec<&[Placed]> = Vec::new();
+    let mut group_start = 0;
+    for i in 1..=placed.len() {
+        if i == placed.len() || placed[i].line < placed[i - 1].line {
+            groups.push(&placed[group_start..i]);
+            group_start = i;
+        }
+    }
+    let width = groups
+        .iter()
+        .map(|group| digits(group[group.len() - 1].line + 1))
+        .max()
+        .unwrap_or(1);
+    let mut number = itoa::Buffer::new();
+    out.push(b'[');
+    out.extend_from_slice(heading.code.as_bytes());
+    out.extend_from_slice(b"] ");
+    out.extend_from_slice(heading.kind.as_bytes());
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(heading.message.as_bytes());
+    out.push(b'\n');
+    let blank_margin = |out: &mut Vec<u8>| {
+        spaces(out, width + 2);
+        out.extend_from_slice("│ ".as_bytes());
+    };
+    for (index, group) in groups.iter().enumerate() {
+        // Every group names the report's own position.
+        spaces(out, width + 2);
+        out.extend_from_slice(if index == 0 { "╭─[ " } else { "├─[ " }.as_bytes());
+        out.extend_from_slice(path.as_bytes());
+        out.push(b':');
+        out.extend_from_slice(number.format(first.line + 1).as_bytes());
+        out.push(b':');
+        out.extend_from_slice(number.format(first.start + 1).as_bytes());
+        out.extend_from_slice(" ]\n".as_bytes());
+        spaces(out, width + 2);
+        out.extend_from_slice("│\n".as_bytes());
+        let mut in_gap = false;
+        for line in group[0].line..=group[group.len() - 1].line {
+            let mut on_line: Vec<&Placed> = group.iter().filter(|l| l.line == line).collect();
+            if on_line.is_empty() {
+                // A run of lines without labels is one blank margin.
+                if !in_gap {
+                    blank_margin(out);
+                    out.push(b'\n');
+                }
+                in_gap = true;
+                continue;
+            }
+            in_gap = false;
+            on_line.sort_by_key(|l| (l.column, std::cmp::Reverse(l.start)));
+            draw_line(out, text, lines, line, &on_line, width, &blank_margin);
+        }
+        if index + 1 < groups.len() {
+            spaces(out, width + 2);
+            out.extend_from_slice("│\n".as_bytes());
+            continue;
+        }
+        for (name, body) in footer {
+            let Some(body) = body else { continue };
+            blank_margin(out);
+            out.push(b'\n');
+            for (i, body_line) in body.lines().enumerate() {
+                blank_margin(out);
+                if i == 0 {
+                    out.extend_from_slice(name.as_bytes());
+                    out.extend_from_slice(b": ");
+                } else {
+                    spaces(out, name.len() + 2);
+                }
+                out.extend_from_slice(body_line.as_bytes());
+                out.push(b'\n');
+            }
+        }
+        out.extend_from_slice("─".repeat(width + 2).as_bytes());
+        out.extend_from_slice("╯\n".as_bytes());
+    }
+    true
+}
+
+/// `span` on its line, or `None` when ariadne must draw it: a span over several
+/// lines, one at the text's end, an empty one at a line's start (ariadne labels
+/// it on the line before too), or one on a line of anything but printable ASCII.
+fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Option<Placed<'a>> {
+    if span.start >= text.len() || span.end < span.start || span.end > text.len() {
+        return None;
+    }
+    let (line, bytes) = lines.line_of(text, span.start);
+    if span.end > bytes.end || (span.is_empty() && span.start == bytes.start && line > 0) {
+        return None;
+    }
+    let content = text[bytes.clone()]
+        .strip_suffix('\n')
+        .unwrap_or(&text[bytes.clone()]);
+    if !content.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return None;
+    }
+    let (start, end) = (span.start - bytes.start, span.end - bytes.start);
+    Some(Placed {
+        line,
+        start,
+        end,
+        message,
+        column: (start + end) / 2,
+    })
+}
+
+/// One line of the text and its labels' arrows, as ariadne draws labels that each
+/// lie on one line: a row of underlines, then a row per label (in `on_line`'s
+/// order) ending in its message, with a bar down from every label still to come.
+fn draw_line(
+    out: &mut Vec<u8>,
+    text: &str,
+    lines: &LineStarts,
+    line: usize,
+    on_line: &[&Placed],
+    width: usize,
+    blank_margin: &dyn Fn(&mut Vec<u8>),
+) {
+    let bytes = lines.0[line]..lines.0.get(line + 1).copied().unwrap_or(text.len());
+    let number = itoa::Buffer::new().format(line + 1).len();
+    spaces(out, width - number + 1);
+    out.extend_from_slice(itoa::Buffer::new().format(line + 1).as_bytes());
+    out.extend_from_slice(" │ ".as_bytes());
+    out.extend_from_slice(text[bytes].trim_end().as_bytes());
+    out.push(b'\n');
+    let arrow_len = on_line.iter().map(|l| l.end).max().unwrap_or(0) + 2;
+    let drops_below = |column: usize, row: usize| on_line[row..].iter().any(|l| l.column == column);
+    for (row, label) in on_line.iter().enumerate() {
+        blank_margin(out);
+        for column in 0..arrow_len {
+            let under = row == 0 && on_line.iter().any(|l| (l.start..l.end).contains(&column));
+            let drawn = match (drops_below(column, row), under) {
+                (true, true) => '┬',
+                (true, false) => '│',
+                (false, true) => '─',
+                (false, false) => ' ',
+            };
+            push_drawn(out, drawn);
+        }
+        out.push(b'\n');
+        blank_margin(out);
+        for column in 0..arrow_len {
+            let drawn = if column == label.column {
+                '╰'
+            } else if column > label.column {
+                '─'
+            } else if drops_below(column, row) {
+                '│'
+            } else {
+                ' '
+            };
+            push_drawn(out, drawn);
+        }
+        out.push(b' ');
+        out.extend_from_slice(label.message.as_bytes());
+        out.push(b'\n');
+    }
+}
+
+/// Appends a space or a box-drawing character (three bytes of UTF-8): a copy of a
+/// known length, where a `&str` of either length costs a call to `memcpy`.
+fn push_drawn(out: &mut Vec<u8>, drawn: char) {
+    if drawn == ' ' {
+        out.push(b' ');
+    } else {
+        let mut utf8 = [0; 3];
+        drawn.encode_utf8(&mut utf8);
+        out.extend_from_slice(&utf8);
+    }
+}
+
+fn spaces(out: &mut Vec<u8>, count: usize) {
+    out.resize(out.len() + count, b' ');
+}
+
+/// The digits of `n`, as ariadne counts them for the margin's width.
+fn digits(n: usize) -> usize {
+    itoa::Buffer::new().format(n).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::ariadne_only;
+    use super::super::{human, plain_report, FileDiagnostics, HumanSource};
+    use crate::diagnostics::{Diagnostic, Fix, Related, Severity};
+    use proptest::prelude::*;
+
+    /// The report of `d` drawn here, or `None` when it is left to ariadne.
+    fn drawn_here(file: &FileDiagnostics, d: &Diagnostic) -> Option<String> {
+        let source = HumanSource::new(file, false);
+        let mut out = Vec::new();
+        plain_report(&mut out, &source, source.plain_lines.as_ref()?, d)
+            .then(|| String::from_utf8(out).unwrap())
+    }
+
+    fn drawn_by_ariadne(file: &FileDiagnostics, d: &Diagnostic) -> String {
+        let mut out = Vec::new();
+        human(&mut out, &ariadne_only(file), d, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn severity() -> impl Strategy<Value = Severity> {
+        prop_oneof![
+            Just(Severity::Error),
+            Just(Severity::Warning),
+            Just(Severity::Info),
+            Just(Severity::Hint),
+        ]
+    }
+
+    /// A label's text: printable, sometimes with a colour sequence (reports of
+    /// custom kinds are stripped of those) or a second line.
+    const MESSAGE: &str = "[ -~]{0,10}(\u{1b}\\[1m|\n[ -~]{0,6})?";
+
+    fn diagnostic(
+        severity: Severity,
+        span: std::ops::Range<usize>,
+        related: Vec<(std::ops::Range<usize>, String)>,
+        help: Option<String>,
+        fix: bool,
+    ) -> Diagnostic {
+        Diagnostic {
+            rule: crate::rules::registry::RULES[0].meta(),
+            severity,
+            message: "a `message`".to_string(),
+            help: help.map(Into::into),
+            span,
+            fix: fix.then(|| Box::new(Fix::safe("replace it", Vec::new()))),
+            related: related
+                .into_iter()
+                .map(|(span, message)| Related {
+                    path: None,
+                    span,
+                    message,
+                })
+                .collect(),
+        }
+    }
+
+    proptest! {
+        /// Reports whose labels each lie on one line of printable ASCII are drawn
+        /// here, and byte for byte as ariadne draws them: several labels on a line,
+        /// labels on lines before the report's own (a second group), lines between
+        /// labels, empty spans, spans over a line's break, trailing spaces, a
+        /// byte-order mark, help and fix notes of one or two lines.
+        #[test]
+        fn reports_on_ascii_lines_are_drawn_as_ariadne_draws_them(
+            lines in proptest::collection::vec("[ -~]{0,16}", 1..30),
+            trailing_newline in any::<bool>(),
+            bom in any::<bool>(),
+            severity in severity(),
+            labels in proptest::collection::vec((any::<usize>(), any::<usize>(), 0usize..6, MESSAGE), 1..5),
+            help in proptest::option::of(MESSAGE),
+            fix in any::<bool>(),
+        ) {
+            let mut text = if bom { "\u{feff}".to_string() } else { String::new() };
+            let mut line_starts = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                line_starts.push(text.len());
+                text.push_str(line);
+                if i + 1 < lines.len() || trailing_newline {
+                    text.push('\n');
+                }
+            }
+            let mut in_domain = true;
+            let mut spans = Vec::new();
+            for (line_pick, start_pick, length, message) in labels {
+                let line = line_pick % lines.len();
+                let with_break = lines[line].len() + usize::from(line + 1 < lines.len() || trailing_newline);
+                let start = start_pick % (lines[line].len() + 1);
+                let end = (start + length).min(with_break);
+                // The labels ariadne alone draws: at the text's end, or empty at
+                // the start of a line after the first.
+                in_domain &= start < with_break && !(start == end && start == 0 && line > 0);
+                spans.push((line_starts[line] + start..line_starts[line] + end, message));
+            }
+            let (span, _) = spans.remove(0);
+            let diagnostics = [diagnostic(severity, span, spans, help, fix)];
+            let file = FileDiagnostics { path: "t.silp", text: &text, diagnostics: &diagnostics };
+            let here = drawn_here(&file, &diagnostics[0]);
+            prop_assert!(here.is_some() || !in_domain, "not drawn: {:?}", diagnostics[0]);
+            if let Some(here) = here {
+                prop_assert_eq!(here, drawn_by_ariadne(&file, &diagnostics[0]));
+            }
+        }
+
+        /// Whatever the text and spans (other characters and line breaks, spans
+        /// over lines, past the end, off character boundaries), a report drawn here
+        /// is the one ariadne draws.
+        #[test]
+        fn any_report_drawn_here_is_the_one_ariadne_draws(
+            lines in proptest::collection::vec("[a-z é北{}\"\t\u{200b}]{0,12}", 1..20),
+            line_break in prop_oneof![Just("\n"), Just("\r\n"), Just("\r")],
+            bom in any::<bool>(),
+            severity in severity(),
+            span in (0usize..300, 0usize..30),
+            related in proptest::collection::vec(((0usize..300, 0usize..30), MESSAGE), 0..3),
+            help in proptest::option::of(MESSAGE),
+        ) {
+            let mut text = if bom { "\u{feff}".to_string() } else { String::new() };
+            text.push_str(&lines.join(line_break));
+            let span_of = |(start, length): (usize, usize)| start..start + length;
+            let related = related.into_iter().map(|(at, message)| (span_of(at), message)).collect();
+            let diagnostics = [diagnostic(severity, span_of(span), related, help, false)];
+            let file = FileDiagnostics { path: "t.silp", text: &text, diagnostics: &diagnostics };
+            if let Some(here) = drawn_here(&file, &diagnostics[0]) {
+                prop_assert_eq!(here, drawn_by_ariadne(&file, &diagnostics[0]));
+            }
+        }
+    }
+
+    #[test]
+    fn reports_with_colour_or_a_multi_line_label_are_left_to_ariadne() {
+        let text = "start(a)\nstart(b)\n";
+        let diagnostics = [diagnostic(Severity::Error, 6..15, Vec::new(), None, false)];
+        let file = FileDiagnostics {
+            path: "t.silp",
+            text,
+            diagnostics: &diagnostics,
+        };
+        assert_eq!(drawn_here(&file, &diagnostics[0]), None);
+        assert!(HumanSource::new(&file, true).plain_lines.is_none());
+    }
+}
