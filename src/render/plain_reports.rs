@@ -1,16 +1,18 @@
 //! Human reports without colour, drawn byte for byte as ariadne draws them, for
-//! the reports nearly every run prints: each label on one line of printable ASCII.
+//! the reports nearly every run prints: each label on one line.
 //!
 //! ariadne writes a report a character at a time through the formatting machinery
 //! and scans every label for every column it draws; that was over a third of a
-//! human run. Here each line is appended whole. Anything outside this case (colour,
-//! labels over several lines, tabs and other characters whose width varies, line
-//! breaks other than `\n`, positions at the end of the text) is left to ariadne:
-//! [`write`] says whether it drew the report. The tests compare both on generated
-//! reports.
+//! human run. Here a line of text is appended whole, and a row of arrows a column
+//! at a time with the widths ariadne gives characters (`char_width`: a tab to the
+//! next multiple of 4, other whitespace 1, the rest their Unicode width). Anything
+//! else (colour, labels over several lines, line breaks other than `\n`, positions
+//! at the end of the text) is left to ariadne: [`write`] says whether it drew the
+//! report. The tests compare both on generated reports.
 
 use super::long_lines::breaks_only_at_line_feeds;
 use crate::source::Span;
+use unicode_width::UnicodeWidthChar;
 
 /// Where a text's lines start, when `\n` alone breaks them (as for ariadne, each
 /// line holds its `\n`, and a text's final `\n` starts no line).
@@ -44,7 +46,8 @@ pub(super) struct Heading<'a> {
     pub message: &'a str,
 }
 
-/// A label placed on its line: bytes from the line's start.
+/// A label placed on its line: characters from the line's start, as ariadne
+/// counts columns.
 struct Placed<'a> {
     line: usize,
     start: usize,
@@ -158,8 +161,8 @@ pub(super) fn write<'a>(
 }
 
 /// `span` on its line, or `None` when ariadne must draw it: a span over several
-/// lines, one at the text's end, an empty one at a line's start (ariadne labels
-/// it on the line before too), or one on a line of anything but printable ASCII.
+/// lines, one at the text's end, or an empty one at a line's start (ariadne labels
+/// it on the line before too).
 fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Option<Placed<'a>> {
     if span.start >= text.len() || span.end < span.start || span.end > text.len() {
         return None;
@@ -168,13 +171,15 @@ fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Op
     if span.end > bytes.end || (span.is_empty() && span.start == bytes.start && line > 0) {
         return None;
     }
-    let content = text[bytes.clone()]
-        .strip_suffix('\n')
-        .unwrap_or(&text[bytes.clone()]);
-    if !content.bytes().all(|b| (b' '..=b'~').contains(&b)) {
-        return None;
-    }
-    let (start, end) = (span.start - bytes.start, span.end - bytes.start);
+    let chars_to = |offset: usize| {
+        let before = &text.as_bytes()[bytes.start..offset];
+        if before.is_ascii() {
+            before.len()
+        } else {
+            text[bytes.start..offset].chars().count()
+        }
+    };
+    let (start, end) = (chars_to(span.start), chars_to(span.end));
     Some(Placed {
         line,
         start,
@@ -187,6 +192,8 @@ fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Op
 /// One line of the text and its labels' arrows, as ariadne draws labels that each
 /// lie on one line: a row of underlines, then a row per label (in `on_line`'s
 /// order) ending in its message, with a bar down from every label still to come.
+/// Each column is as wide as the line's character above it (a column past the
+/// line's end, 1): its first cell holds the column's mark, the others its tail.
 fn draw_line(
     out: &mut Vec<u8>,
     text: &str,
@@ -197,43 +204,86 @@ fn draw_line(
     blank_margin: &dyn Fn(&mut Vec<u8>),
 ) {
     let bytes = lines.0[line]..lines.0.get(line + 1).copied().unwrap_or(text.len());
+    let content = text[bytes].trim_end();
     let number = itoa::Buffer::new().format(line + 1).len();
     spaces(out, width - number + 1);
     out.extend_from_slice(itoa::Buffer::new().format(line + 1).as_bytes());
     out.extend_from_slice(" │ ".as_bytes());
-    out.extend_from_slice(text[bytes].trim_end().as_bytes());
+    // Columns' widths, when a character of the line is not one column wide.
+    let mut widths: Option<Vec<usize>> = None;
+    if content.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        out.extend_from_slice(content.as_bytes());
+    } else {
+        let widths = widths.insert(Vec::new());
+        for (column, c) in content.chars().enumerate() {
+            let width = char_width(c, column);
+            widths.push(width);
+            if c.is_whitespace() {
+                spaces(out, width);
+            } else {
+                let mut utf8 = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+    }
     out.push(b'\n');
+    let width_of = |column: usize| {
+        widths
+            .as_ref()
+            .and_then(|w| w.get(column).copied())
+            .unwrap_or(1)
+    };
     let arrow_len = on_line.iter().map(|l| l.end).max().unwrap_or(0) + 2;
     let drops_below = |column: usize, row: usize| on_line[row..].iter().any(|l| l.column == column);
     for (row, label) in on_line.iter().enumerate() {
         blank_margin(out);
         for column in 0..arrow_len {
             let under = row == 0 && on_line.iter().any(|l| (l.start..l.end).contains(&column));
-            let drawn = match (drops_below(column, row), under) {
-                (true, true) => '┬',
-                (true, false) => '│',
-                (false, true) => '─',
-                (false, false) => ' ',
+            let (mark, tail) = match (drops_below(column, row), under) {
+                (true, true) => ('┬', '─'),
+                (true, false) => ('│', ' '),
+                (false, true) => ('─', '─'),
+                (false, false) => (' ', ' '),
             };
-            push_drawn(out, drawn);
+            push_column(out, mark, tail, width_of(column));
         }
         out.push(b'\n');
         blank_margin(out);
         for column in 0..arrow_len {
-            let drawn = if column == label.column {
-                '╰'
+            let (mark, tail) = if column == label.column {
+                ('╰', '─')
             } else if column > label.column {
-                '─'
+                ('─', '─')
             } else if drops_below(column, row) {
-                '│'
+                ('│', ' ')
             } else {
-                ' '
+                (' ', ' ')
             };
-            push_drawn(out, drawn);
+            push_column(out, mark, tail, width_of(column));
         }
         out.push(b' ');
         out.extend_from_slice(label.message.as_bytes());
         out.push(b'\n');
+    }
+}
+
+/// How many columns ariadne gives `c` at `column` (its `Config::char_width`, with
+/// tabs 4 wide).
+fn char_width(c: char, column: usize) -> usize {
+    match c {
+        '\t' => (column / 4 + 1) * 4 - column,
+        c if c.is_whitespace() => 1,
+        c => c.width().unwrap_or(1),
+    }
+}
+
+/// Appends a column `width` cells wide: `mark`, then `tail` in the other cells.
+fn push_column(out: &mut Vec<u8>, mark: char, tail: char, width: usize) {
+    if width > 0 {
+        push_drawn(out, mark);
+    }
+    for _ in 1..width {
+        push_drawn(out, tail);
     }
 }
 
@@ -318,14 +368,15 @@ mod tests {
     }
 
     proptest! {
-        /// Reports whose labels each lie on one line of printable ASCII are drawn
-        /// here, and byte for byte as ariadne draws them: several labels on a line,
-        /// labels on lines before the report's own (a second group), lines between
-        /// labels, empty spans, spans over a line's break, trailing spaces, a
-        /// byte-order mark, help and fix notes of one or two lines.
+        /// Reports whose labels each lie on one line are drawn here, and byte for
+        /// byte as ariadne draws them: several labels on a line, labels on lines
+        /// before the report's own (a second group), lines between labels, empty
+        /// spans, spans over a line's break, characters wider or narrower than a
+        /// column (tabs, CJK, combining and zero-width ones, controls), trailing
+        /// whitespace, a byte-order mark, help and fix notes of one or two lines.
         #[test]
-        fn reports_on_ascii_lines_are_drawn_as_ariadne_draws_them(
-            lines in proptest::collection::vec("[ -~]{0,16}", 1..30),
+        fn reports_on_single_lines_are_drawn_as_ariadne_draws_them(
+            lines in proptest::collection::vec("([ -~]|[é北\t\u{200b}\u{a0}\u{3000}\u{301}\u{1}]){0,16}", 1..30),
             trailing_newline in any::<bool>(),
             bom in any::<bool>(),
             severity in severity(),
@@ -346,12 +397,18 @@ mod tests {
             let mut spans = Vec::new();
             for (line_pick, start_pick, length, message) in labels {
                 let line = line_pick % lines.len();
-                let with_break = lines[line].len() + usize::from(line + 1 < lines.len() || trailing_newline);
-                let start = start_pick % (lines[line].len() + 1);
-                let end = (start + length).min(with_break);
+                // The line's character boundaries, its break's end last.
+                let mut boundaries: Vec<usize> = lines[line].char_indices().map(|(i, _)| i).collect();
+                boundaries.push(lines[line].len());
+                if line + 1 < lines.len() || trailing_newline {
+                    boundaries.push(lines[line].len() + 1);
+                }
+                let first = start_pick % (lines[line].chars().count() + 1);
+                let last = (first + length).min(boundaries.len() - 1);
+                let (start, end) = (boundaries[first], boundaries[last]);
                 // The labels ariadne alone draws: at the text's end, or empty at
                 // the start of a line after the first.
-                in_domain &= start < with_break && !(start == end && start == 0 && line > 0);
+                in_domain &= first + 1 < boundaries.len() && !(start == end && start == 0 && line > 0);
                 spans.push((line_starts[line] + start..line_starts[line] + end, message));
             }
             let (span, _) = spans.remove(0);
