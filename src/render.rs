@@ -268,9 +268,10 @@ pub fn render_file(
             }
         }
         OutputFormat::Sarif => array_elements = write_sarif_results(&mut out, file)?,
+        OutputFormat::Human if file.diagnostics.is_empty() => {}
         OutputFormat::Human => {
-            // Editors hide a byte-order mark, so the reports' columns leave it
-            // out too. One source (ariadne's line index) serves the whole file.
+            // One source serves the whole file: its lines, indexed once, and
+            // ariadne's index when a report needs ariadne.
             let source = HumanSource::new(file, color);
             for d in file.diagnostics {
                 human(&mut out, &source, d, color)?;

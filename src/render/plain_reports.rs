@@ -117,21 +117,25 @@ pub(super) fn write<'a>(
         out.extend_from_slice(" ]\n".as_bytes());
         spaces(out, width + 2);
         out.extend_from_slice("│\n".as_bytes());
-        let mut in_gap = false;
-        for line in group[0].line..=group[group.len() - 1].line {
-            let mut on_line: Vec<&Placed> = group.iter().filter(|l| l.line == line).collect();
-            if on_line.is_empty() {
-                // A run of lines without labels is one blank margin.
-                if !in_gap {
-                    blank_margin(out);
-                    out.push(b'\n');
-                }
-                in_gap = true;
-                continue;
+        // The group's labels lie on non-decreasing lines: each run of them on one
+        // line is drawn with it, and a run of lines without labels between two is
+        // one blank margin.
+        let mut run_start = 0;
+        while run_start < group.len() {
+            let line = group[run_start].line;
+            let run_end = run_start
+                + group[run_start..]
+                    .iter()
+                    .take_while(|l| l.line == line)
+                    .count();
+            if run_start > 0 && line > group[run_start - 1].line + 1 {
+                blank_margin(out);
+                out.push(b'\n');
             }
-            in_gap = false;
+            let mut on_line: Vec<&Placed> = group[run_start..run_end].iter().collect();
             on_line.sort_by_key(|l| (l.column, std::cmp::Reverse(l.start)));
             draw_line(out, text, lines, line, &on_line, width, &blank_margin);
+            run_start = run_end;
         }
         if index + 1 < groups.len() {
             spaces(out, width + 2);
@@ -205,9 +209,10 @@ fn draw_line(
 ) {
     let bytes = lines.0[line]..lines.0.get(line + 1).copied().unwrap_or(text.len());
     let content = text[bytes].trim_end();
-    let number = itoa::Buffer::new().format(line + 1).len();
-    spaces(out, width - number + 1);
-    out.extend_from_slice(itoa::Buffer::new().format(line + 1).as_bytes());
+    let mut number = itoa::Buffer::new();
+    let number = number.format(line + 1);
+    spaces(out, width - number.len() + 1);
+    out.extend_from_slice(number.as_bytes());
     out.extend_from_slice(" │ ".as_bytes());
     // Columns' widths, when a character of the line is not one column wide.
     let mut widths: Option<Vec<usize>> = None;
