@@ -3,7 +3,7 @@
 //! byte spans: 1-based lines, columns in characters.
 
 use crate::diagnostics::{Applicability, Diagnostic, Edit, Severity};
-use crate::source::{Location, Locator, Span};
+use crate::source::{LineIndex, Location, Locator, Span};
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::io::{self, Write};
@@ -13,7 +13,6 @@ mod long_lines;
 mod plain_reports;
 use json_writer::{JsonWriter, Layout};
 use long_lines::{LongLines, Windowed};
-use plain_reports::LineStarts;
 
 /// The diagnostics of one file, with the text their spans index into.
 pub struct FileDiagnostics<'a> {
@@ -541,7 +540,7 @@ struct HumanSource<'t> {
     long_lines: Option<LongLines>,
     /// The text's lines for reports drawn without ariadne (`plain_reports`):
     /// `None` with colour, with a long line, or with other line breaks than `\n`.
-    plain_lines: Option<LineStarts>,
+    plain_lines: Option<LineIndex>,
 }
 
 /// What ariadne reads of a file.
@@ -559,11 +558,9 @@ impl<'t> HumanSource<'t> {
             None => (file.text, 0),
         };
         let long_lines = LongLines::new(text);
-        let plain_lines = if color || long_lines.is_some() {
-            None
-        } else {
-            LineStarts::new(text)
-        };
+        let plain_lines =
+            (!color && long_lines.is_none() && long_lines::breaks_only_at_line_feeds(text))
+                .then(|| LineIndex::new(text));
         HumanSource {
             path: file.path.to_string(),
             text,
@@ -769,7 +766,7 @@ fn human(out: &mut Vec<u8>, file: &HumanSource, d: &Diagnostic, color: bool) -> 
 
 /// Appends the report of `d` as ariadne would draw it without colour, when
 /// `plain_reports` can draw it (see there); says whether it did.
-fn plain_report(out: &mut Vec<u8>, file: &HumanSource, lines: &LineStarts, d: &Diagnostic) -> bool {
+fn plain_report(out: &mut Vec<u8>, file: &HumanSource, lines: &LineIndex, d: &Diagnostic) -> bool {
     let start = out.len();
     let heading = plain_reports::Heading {
         code: d.rule.code,

@@ -8,34 +8,22 @@
 //! next multiple of 4, other whitespace 1, the rest their Unicode width). Anything
 //! else (colour, labels over several lines, line breaks other than `\n`, positions
 //! at the end of the text) is left to ariadne: [`write`] says whether it drew the
-//! report. The tests compare both on generated reports.
+//! report. The text's lines must break at `\n` alone (`HumanSource` checks), so
+//! that a [`LineIndex`] splits them as ariadne does. The tests compare both
+//! renderers on generated reports.
 
-use super::long_lines::breaks_only_at_line_feeds;
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 use unicode_width::UnicodeWidthChar;
 
-/// Where a text's lines start, when `\n` alone breaks them (as for ariadne, each
-/// line holds its `\n`, and a text's final `\n` starts no line).
-pub(super) struct LineStarts(Vec<usize>);
+/// The 0-based line of `index` holding `offset` (before the text's end), and its
+/// bytes with its `\n`: a line as ariadne splits a text that `\n` alone breaks.
+fn line_of(index: &LineIndex, text: &str, offset: usize) -> (usize, Span) {
+    let line = index.line_of(offset);
+    (line, line_bytes(index, text, line))
+}
 
-impl LineStarts {
-    pub(super) fn new(text: &str) -> Option<LineStarts> {
-        if !breaks_only_at_line_feeds(text) {
-            return None;
-        }
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
-        let starts = std::iter::once(0)
-            .chain(ends.filter(|&start| start < text.len()))
-            .collect();
-        Some(LineStarts(starts))
-    }
-
-    /// The 0-based line holding `offset` (before the text's end), and its bytes.
-    fn line_of(&self, text: &str, offset: usize) -> (usize, Span) {
-        let line = self.0.partition_point(|&start| start <= offset) - 1;
-        let end = self.0.get(line + 1).copied().unwrap_or(text.len());
-        (line, self.0[line]..end)
-    }
+fn line_bytes(index: &LineIndex, text: &str, line: usize) -> Span {
+    index.line_start(line, text)..index.line_start(line + 1, text)
 }
 
 /// What heads a report: `[code] kind: message`.
@@ -63,7 +51,7 @@ struct Placed<'a> {
 pub(super) fn write<'a>(
     out: &mut Vec<u8>,
     text: &str,
-    lines: &LineStarts,
+    lines: &LineIndex,
     path: &str,
     heading: &Heading,
     labels: impl Iterator<Item = (Span, &'a str)>,
@@ -167,11 +155,11 @@ pub(super) fn write<'a>(
 /// `span` on its line, or `None` when ariadne must draw it: a span over several
 /// lines, one at the text's end, or an empty one at a line's start (ariadne labels
 /// it on the line before too).
-fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Option<Placed<'a>> {
+fn place<'a>(text: &str, lines: &LineIndex, span: Span, message: &'a str) -> Option<Placed<'a>> {
     if span.start >= text.len() || span.end < span.start || span.end > text.len() {
         return None;
     }
-    let (line, bytes) = lines.line_of(text, span.start);
+    let (line, bytes) = line_of(lines, text, span.start);
     if span.end > bytes.end || (span.is_empty() && span.start == bytes.start && line > 0) {
         return None;
     }
@@ -201,13 +189,13 @@ fn place<'a>(text: &str, lines: &LineStarts, span: Span, message: &'a str) -> Op
 fn draw_line(
     out: &mut Vec<u8>,
     text: &str,
-    lines: &LineStarts,
+    lines: &LineIndex,
     line: usize,
     on_line: &[&Placed],
     width: usize,
     blank_margin: &dyn Fn(&mut Vec<u8>),
 ) {
-    let bytes = lines.0[line]..lines.0.get(line + 1).copied().unwrap_or(text.len());
+    let bytes = line_bytes(lines, text, line);
     let content = text[bytes].trim_end();
     let mut number = itoa::Buffer::new();
     let number = number.format(line + 1);
