@@ -16,7 +16,7 @@
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
 use crate::ir::{from_code, from_json};
-use crate::lint::lint_text_unlimited;
+use crate::lint::lint_text_for_fixes;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::{gather_line_items, is_line_oriented};
@@ -66,7 +66,7 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    let lint = |text: &str| lint_text_unlimited(text, kind, settings);
+    let lint = |text: &str| lint_text_for_fixes(text, kind, settings);
     if text.len() > PIECE_BYTES {
         if let Some(fixed) = fix_in_pieces(text, kind, unsafe_fixes, &lint, FIX_PIECE_BYTES) {
             return Ok(fixed);
@@ -136,8 +136,9 @@ fn fix_in_pieces(
     })
 }
 
-/// [`fix_text`] with the linting step given: `lint` returns the diagnostics of a
-/// text of `kind` (what a test supplies).
+/// [`fix_text`] with the linting step given: `lint` returns the diagnostics with
+/// a fix of a text of `kind`, as [`lint_text_for_fixes`] does (what a test
+/// supplies); any others are left alone.
 ///
 /// A round holds the text it started from, its fixes, and the meanings of the
 /// payloads of the text before and after them. No round holds a tree while it
@@ -160,12 +161,7 @@ pub fn fix_with(
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
-        // Only the diagnostics with a fix play a part in the round: a line of a
-        // million calls has a million other reports beside its million fixes.
-        // Kept in place: nothing moves before the first report without a fix.
         let mut diagnostics = lint(&current_text);
-        diagnostics.retain(|d| d.fix.is_some());
-        diagnostics.shrink_to_fit();
         let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
@@ -380,32 +376,38 @@ pub struct PayloadMeaning {
 pub type Meaning = std::num::NonZeroU128;
 
 fn digest(decoded: &[u8]) -> Meaning {
+    meaning_of(Sha256::new().chain_update(decoded))
+}
+
+fn meaning_of(sha: Sha256) -> Meaning {
     let mut bits = [0; 16];
-    bits.copy_from_slice(&Sha256::digest(decoded)[..16]);
+    bits.copy_from_slice(&sha.finalize()[..16]);
     Meaning::new(u128::from_le_bytes(bits)).unwrap_or(Meaning::MIN)
 }
 
-thread_local! {
-    /// The bytes of the payload being digested: one buffer per thread, not a
-    /// string grown afresh for each of a million payloads.
-    static DECODED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+/// A SHA-256 that serde writes into: a payload's decoded form is hashed as it is
+/// written, never held (a line of a million calls decodes to 43 MB of JSON).
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The meaning of a decoded value: its compact JSON, then `suffix`.
 fn digest_json(value: &impl serde::Serialize, suffix: &[&str]) -> Option<Meaning> {
-    DECODED.with_borrow_mut(|decoded| {
-        decoded.clear();
-        let written = serde_json::to_writer(&mut *decoded, value).ok();
-        for part in suffix {
-            decoded.extend_from_slice(part.as_bytes());
-        }
-        let meaning = written.map(|()| digest(decoded));
-        // A huge payload's buffer is not kept for the thread's life.
-        if decoded.capacity() > 1 << 16 {
-            *decoded = Vec::new();
-        }
-        meaning
-    })
+    let mut hashing = Hashing(Sha256::new());
+    serde_json::to_writer(&mut hashing, value).ok()?;
+    for part in suffix {
+        hashing.0.update(part.as_bytes());
+    }
+    Some(meaning_of(hashing.0))
 }
 
 /// The meaning of every payload of a file of `kind`, in file order: a
@@ -420,7 +422,28 @@ pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
 /// The meanings of a line-oriented file's payloads: the pieces of `piece_bytes`
 /// of a large file in parallel, as the lint takes them.
 fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadMeaning> {
-    gather_line_items(regions(text, kind), piece_bytes, item_meanings)
+    gather_line_items(regions(text, kind), piece_bytes, line_item_meanings)
+}
+
+/// [`item_meanings`] of a line's own item: a code payload's tree is consumed by
+/// its decoding, as the lint's is, so a line of a million calls holds its IR or
+/// its tree, not both.
+fn line_item_meanings(mut item: Item, out: &mut Vec<PayloadMeaning>) {
+    if let Item::Silp(silp) = &mut item {
+        if let SilpBody::Code(parse) = &mut silp.body {
+            let tree = parse.payload.take_if(|_| parse.errors.is_empty());
+            if let Some(tree) = tree {
+                let with = tree.with.as_ref().map(|(_, name)| name.text);
+                let ir = from_code::decode_consuming(*tree);
+                out.push(PayloadMeaning {
+                    span: silp.line.span(),
+                    meaning: code_meaning(&ir, with),
+                });
+                return;
+            }
+        }
+    }
+    item_meanings(&item, out);
 }
 
 /// The meaning of every payload of a document, in file order.
@@ -468,13 +491,20 @@ fn silp_meaning(silp: &SilpLine) -> Option<Meaning> {
                 return None;
             }
             let tree = parse.payload.as_ref()?;
-            let ir = from_code::decode(tree);
-            // `with NAME` has no IR counterpart; it is part of what the line says.
-            match &tree.with {
-                Some((_, name)) => digest_json(&ir, &["\u{0}with ", name.text]),
-                None => digest_json(&ir, &[]),
-            }
+            code_meaning(
+                &from_code::decode(tree),
+                tree.with.as_ref().map(|(_, name)| name.text),
+            )
         }
+    }
+}
+
+/// The meaning of a code payload decoded to `ir`, with its `with NAME` clause:
+/// that has no IR counterpart, but is part of what the line says.
+fn code_meaning(ir: &crate::ir::Ir, with: Option<&str>) -> Option<Meaning> {
+    match with {
+        Some(name) => digest_json(ir, &["\u{0}with ", name]),
+        None => digest_json(ir, &[]),
     }
 }
 
@@ -848,6 +878,30 @@ mod tests {
         assert!(value["meta"].get("next_agent").is_none());
     }
 
+    /// A suppression used only by a diagnostic without a fix is used all the same:
+    /// the fix engine, which keeps no such diagnostic, leaves it in place and
+    /// deletes only the unused ones (SL801).
+    #[test]
+    fn suppressions_used_by_findings_without_a_fix_stay() {
+        let text = "# silp-lint: ignore[SL101]\nbegin(x)\n# silp-lint: ignore[SL101]\nstart(y)\nStart(z) # silp-lint: ignore[SL405]\n";
+        for text in [text.to_string(), text.replace('\n', "\r\n")] {
+            let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false).unwrap();
+            let line_end = if text.contains('\r') { "\r\n" } else { "\n" };
+            assert_eq!(
+                fixed.text,
+                [
+                    "# silp-lint: ignore[SL101]",
+                    "begin(x)",
+                    "start(y)",
+                    "start(z)",
+                    ""
+                ]
+                .join(line_end)
+            );
+            assert_eq!(fixed.by_rule, BTreeMap::from([("SL104", 1), ("SL801", 2)]));
+        }
+    }
+
     #[test]
     fn line_oriented_meanings_agree_with_the_parsed_document() {
         let cases = [
@@ -919,7 +973,7 @@ mod tests {
     fn fixed_whole(text: &str, kind: FileKind, unsafe_fixes: bool) -> Result<Fixed, String> {
         let settings = Settings::default();
         fix_with(text, kind, unsafe_fixes, &|text| {
-            lint_text_unlimited(text, kind, &settings)
+            lint_text_for_fixes(text, kind, &settings)
         })
     }
 
@@ -927,7 +981,7 @@ mod tests {
     /// whole: the same text, the same counts.
     #[test]
     fn large_files_are_fixed_in_pieces_as_they_would_be_whole() {
-        let lint = |kind| move |text: &str| lint_text_unlimited(text, kind, &Settings::default());
+        let lint = |kind| move |text: &str| lint_text_for_fixes(text, kind, &Settings::default());
         let silp = "Start(x)\r\n# silp-lint: ignore[SL104]\r\nCancel(y)\n\n# silp-lint: ignore[SL101]\n# a comment\nbegin(z) # silp-lint: ignore[SL104]\rif !rain(t+1): Cancel(w)\n//ping silp/1\n\u{200b}start(a)\n# silp-lint: ignore[SL999]\nstart(b)\n";
         let jsonl = "{\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"A1B2C3D4\"}}\n\n{\"intent\":\"!START\",\"act\":\"x\\u200b\"}\r\nnot json\n{\"intent\":\"!START\",\"note\":null}\n";
         let slip = "SLIP v1 a b Reqest\n# silp-lint: ignore[SL601]\nSLIP v1 a b RequestTask x\nSLIP v2 a b c\nSLIP v1 a b requesttask\n";
@@ -988,7 +1042,7 @@ mod tests {
                 .iter()
                 .map(|&(line, end)| format!("{}{}", LINES[line], ["\n", "\r\n", "\r"][end]))
                 .collect();
-            let lint = |text: &str| lint_text_unlimited(text, FileKind::Silp, &Settings::default());
+            let lint = |text: &str| lint_text_for_fixes(text, FileKind::Silp, &Settings::default());
             if let Some(pieces) = fix_in_pieces(&text, FileKind::Silp, unsafe_fixes, &lint, piece_bytes) {
                 let whole = fixed_whole(&text, FileKind::Silp, unsafe_fixes).unwrap();
                 proptest::prop_assert!(whole.refused.is_empty());
@@ -1004,7 +1058,7 @@ mod tests {
     /// has a fix refused, sends the file to the whole-file engine.
     #[test]
     fn pieces_that_read_differently_alone_leave_the_file_whole() {
-        let lint = |text: &str| lint_text_unlimited(text, FileKind::Silp, &Settings::default());
+        let lint = |text: &str| lint_text_for_fixes(text, FileKind::Silp, &Settings::default());
         for text in [
             "Cancel(x)\n\u{feff}start(a)\n".repeat(20),
             "\u{AD}\nCancel(x)\n".repeat(20),

@@ -294,7 +294,7 @@ fn line_edits(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<Edit> {
         .filter(|region| matches!(region.kind, FileKind::Silp | FileKind::Slip))
         .collect();
     gather_line_items(formatted, piece_bytes, |item, edits| {
-        edits.extend(item_edit(item));
+        edits.extend(item_edit(&item));
     })
 }
 

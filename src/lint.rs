@@ -86,12 +86,12 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     )
 }
 
-/// The diagnostics of one file's text, past the per-rule limit of a report too
-/// (the fix engine needs every fix of a file), found as [`lint_text`] finds them:
-/// a line-oriented file a line at a time.
-pub fn lint_text_unlimited(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
+/// The diagnostics with a fix of one file's text, past the per-rule limit of a
+/// report too (the fix engine needs every fix of a file, and nothing else), found
+/// as [`lint_text`] finds them: a line-oriented file a line at a time.
+pub fn lint_text_for_fixes(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
     let rules = RuleTable::enabled(settings);
-    let ctx = Context::unlimited(text, settings);
+    let ctx = Context::for_fixes(text, settings);
     walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
 }
 
@@ -552,13 +552,12 @@ impl<'r, 'a> Linter<'r, 'a> {
             .map(|s| vec![false; s.codes.len()])
             .collect();
         let groups = suppressions_by_target(&self.suppressions);
-        self.ctx.retain(|d| {
-            let start = d.span.start;
+        self.ctx.retain(|rule, start| {
             let after = groups.partition_point(|(target, _)| target.start <= start);
             let Some((target, codes)) = after.checked_sub(1).map(|g| &groups[g]) else {
                 return true;
             };
-            match codes.get(d.rule.code) {
+            match codes.get(rule.code) {
                 Some(&(i, j)) if start <= target.end => {
                     used[i][j] = true;
                     false
@@ -856,7 +855,7 @@ mod tests {
                     let ctx = if limited {
                         Context::new(&text, &settings)
                     } else {
-                        Context::unlimited(&text, &settings)
+                        Context::for_fixes(&text, &settings)
                     };
                     let lint = walk_lines(&text, kind, ctx, &rules, Gather::ReqIds, piece_bytes);
                     format!("{:?} {:?} {}", lint.diagnostics, lint.req_ids, lint.capped)
@@ -872,6 +871,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fix engine's lint finds, in every fixture, exactly the diagnostics with a
+    /// fix that a report lists; the others it drops only once their suppressions
+    /// are marked used, so no used suppression looks unused to SL801 (whose fix
+    /// would delete it).
+    #[test]
+    fn the_fix_engine_lints_the_fixes_a_report_lists() {
+        let settings = Settings::default();
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let (mut files, mut fixes) = (0, 0);
+        for rule in std::fs::read_dir(fixtures).unwrap() {
+            for file in std::fs::read_dir(rule.unwrap().path()).unwrap() {
+                let path = file.unwrap().path();
+                let Some(kind) = FileKind::from_path(&path.to_string_lossy()) else {
+                    continue;
+                };
+                let text = std::fs::read_to_string(&path).unwrap();
+                let with_fix = |diagnostics: Vec<Diagnostic>| -> Vec<_> {
+                    diagnostics
+                        .into_iter()
+                        .filter(|d| d.fix.is_some())
+                        .map(|d| (d.code(), d.span, d.message, d.fix))
+                        .collect()
+                };
+                let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
+                let for_fixes = lint_text_for_fixes(&text, kind, &settings);
+                assert!(for_fixes.iter().all(|d| d.fix.is_some()), "{path:?}");
+                assert_eq!(with_fix(for_fixes), reported, "{path:?}");
+                files += 1;
+                fixes += reported.len();
+            }
+        }
+        assert!(files > 40 && fixes > 50, "{files} files, {fixes} fixes");
     }
 
     #[test]

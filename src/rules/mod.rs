@@ -303,6 +303,11 @@ pub struct Context<'a> {
     /// In a [`Context::piece`]: for each diagnostic, whether it counts towards its
     /// rule's limit (reported here, not pushed), for [`Context::absorb`].
     counted: Option<Vec<bool>>,
+    /// In a context for the fix engine ([`Context::for_fixes`]): the rule and start
+    /// of each diagnostic reported without a fix. Only that is kept of it, for the
+    /// suppression it may use: a line of a million calls reports a million of
+    /// those beside its million fixes.
+    fixless: Option<Vec<(&'static RuleMeta, usize)>>,
 }
 
 impl<'a> Context<'a> {
@@ -318,15 +323,35 @@ impl<'a> Context<'a> {
             carried: false,
             a2a: false,
             counted: None,
+            fixless: None,
         }
     }
 
-    /// A context that keeps every diagnostic, past [`MAX_PER_RULE`] too: what the
-    /// fix engine lints with, so one run fixes a file however many fixes it needs.
-    pub fn unlimited(text: &'a str, settings: &'a Settings) -> Context<'a> {
+    /// The context the fix engine lints with: it keeps every diagnostic with a fix,
+    /// past [`MAX_PER_RULE`] too, so one run fixes a file however many fixes it
+    /// needs, and of the others only what suppressions are matched by.
+    pub fn for_fixes(text: &'a str, settings: &'a Settings) -> Context<'a> {
         Context {
             per_rule: usize::MAX,
+            fixless: Some(Vec::new()),
             ..Context::new(text, settings)
+        }
+    }
+
+    /// In a context for the fix engine, moves the last diagnostic out when it
+    /// has no fix: called before another is recorded, once its own fix could no
+    /// longer be attached.
+    fn settle_last(&mut self) {
+        let Some(fixless) = &mut self.fixless else {
+            return;
+        };
+        if self.diagnostics.last().is_some_and(|d| d.fix.is_none()) {
+            if let Some(diagnostic) = self.diagnostics.pop() {
+                if let Some(counted) = &mut self.counted {
+                    counted.pop();
+                }
+                fixless.push((diagnostic.rule, diagnostic.span.start));
+            }
         }
     }
 
@@ -422,6 +447,7 @@ impl<'a> Context<'a> {
         if !self.settings.enabled(rule) {
             return Reported(None);
         }
+        self.settle_last();
         let message: String = message.into();
         let message = match crate::unicode::visible(&message) {
             std::borrow::Cow::Owned(visible) => visible,
@@ -473,20 +499,26 @@ impl<'a> Context<'a> {
 
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
     pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.settle_last();
         if let Some(counted) = &mut self.counted {
             counted.push(false);
         }
         self.diagnostics.push(diagnostic);
     }
 
-    /// Removes the diagnostics that `keep` rejects (suppressed ones).
-    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
-        self.diagnostics.retain(keep);
+    /// Removes the diagnostics that `keep` rejects by their rule and start
+    /// (suppressed ones); `keep` sees those kept of fixless ones as well.
+    pub fn retain(&mut self, mut keep: impl FnMut(&'static RuleMeta, usize) -> bool) {
+        self.diagnostics.retain(|d| keep(d.rule, d.span.start));
+        if let Some(fixless) = &mut self.fixless {
+            fixless.retain(|&(rule, start)| keep(rule, start));
+        }
     }
 
     /// The diagnostics, with one more for each rule that reported past
     /// [`MAX_PER_RULE`], saying how many were left out.
     pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+        self.settle_last();
         for (rule, (count, first_omitted)) in registry::RULES.iter().zip(&self.reported) {
             let Some(span) = first_omitted else {
                 continue;
@@ -520,13 +552,16 @@ impl<'a> Context<'a> {
             carried: self.carried,
             a2a: self.a2a,
             counted: Some(Vec::new()),
+            fixless: self.fixless.as_ref().map(|_| Vec::new()),
         }
     }
 
     /// Takes over what the [`Context::piece`]s of the text after this one's
     /// reported, in order, keeping and counting what this context would have had
     /// it reported them itself.
-    pub fn absorb(&mut self, pieces: Vec<Context<'a>>) {
+    pub fn absorb(&mut self, mut pieces: Vec<Context<'a>>) {
+        self.settle_last();
+        pieces.iter_mut().for_each(Context::settle_last);
         // Room for all at once: each piece's reports are freed as they move in.
         self.diagnostics
             .reserve_exact(pieces.iter().map(|piece| piece.diagnostics.len()).sum());
@@ -542,6 +577,9 @@ impl<'a> Context<'a> {
             self.reported.resize(piece.reported.len(), (0, None));
         }
         debug_assert!(piece.counted.is_some(), "absorbs only a Context::piece");
+        if let (Some(fixless), Some(more)) = (&mut self.fixless, piece.fixless) {
+            fixless.extend(more);
+        }
         let counted = piece.counted.unwrap_or_default();
         for (i, diagnostic) in piece.diagnostics.into_iter().enumerate() {
             if counted.get(i).copied().unwrap_or(false) {

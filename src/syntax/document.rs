@@ -417,11 +417,11 @@ pub fn line_item<'t>(kind: FileKind, line: Line<'t>, page: &'t str) -> Item<'t> 
 
 /// What `each` gathers from the item of every line of line-oriented `regions`, in
 /// file order. A region over `piece_bytes` is read in pieces on the thread pool,
-/// and each line's item is dropped once read, so no file's tree is held whole.
+/// and each line's item is `each`'s to consume, so no file's tree is held whole.
 pub fn gather_line_items<T: Send>(
     regions: Vec<Region<'_>>,
     piece_bytes: usize,
-    each: impl Fn(&Item, &mut Vec<T>) + Sync,
+    each: impl Fn(Item, &mut Vec<T>) + Sync,
 ) -> Vec<T> {
     let mut out = Vec::new();
     for region in regions {
@@ -430,7 +430,7 @@ pub fn gather_line_items<T: Send>(
         if pieces.len() == 1 {
             // One piece, as most files are: no handing over to the thread pool.
             for line in region.lines() {
-                each(&line_item(kind, line, page), &mut out);
+                each(line_item(kind, line, page), &mut out);
             }
             continue;
         }
@@ -439,7 +439,7 @@ pub fn gather_line_items<T: Send>(
             .map(|piece| {
                 let mut gathered = Vec::new();
                 for line in region.lines_of(piece) {
-                    each(&line_item(kind, line, page), &mut gathered);
+                    each(line_item(kind, line, page), &mut gathered);
                 }
                 gathered
             })
