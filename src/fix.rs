@@ -136,9 +136,9 @@ fn fix_in_pieces(
     })
 }
 
-/// [`fix_text`] with the linting step given: `lint` returns the diagnostics with
-/// a fix of a text of `kind`, as [`lint_text_for_fixes`] does (what a test
-/// supplies); any others are left alone.
+/// [`fix_text`] with the linting step given (what a test supplies): `lint`
+/// returns the diagnostics of a text of `kind` that carry a fix, as
+/// [`lint_text_for_fixes`] does.
 ///
 /// A round holds the text it started from, its fixes, and the meanings of the
 /// payloads of the text before and after them. No round holds a tree while it

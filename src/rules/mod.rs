@@ -507,7 +507,9 @@ impl<'a> Context<'a> {
     }
 
     /// Removes the diagnostics that `keep` rejects by their rule and start
-    /// (suppressed ones); `keep` sees those kept of fixless ones as well.
+    /// (suppressed ones). In a context for the fix engine, `keep` is also asked
+    /// about each diagnostic moved out for having no fix, so the suppression it
+    /// matches counts as used.
     pub fn retain(&mut self, mut keep: impl FnMut(&'static RuleMeta, usize) -> bool) {
         self.diagnostics.retain(|d| keep(d.rule, d.span.start));
         if let Some(fixless) = &mut self.fixless {
