@@ -35,6 +35,12 @@ def fixes_that_change_meaning(n):
     return "fix.silp.jsonl", '{"intent":"!cancel","act":"x"}\n' * n
 
 
+def refused_fixes(n):
+    # Deleting the soft hyphen would leave its line blank (its payload would
+    # disappear): each such fix is refused, beside a fix that applies.
+    return "refused.silp", "\u00ad\nCancel(x)\n" * n
+
+
 def used_suppressions(n):
     return "sup.silp", "# silp-lint: ignore[SL101]\nbegin(x)\n" * n
 
@@ -97,6 +103,7 @@ CASES = [
     ("--fix: N meaning-changing fixes", fixes_that_change_meaning, 10_000, "fix"),
     ("--fix: N fixes on one line", reports_on_one_line, 62_500, "fix"),
     ("--fix: one fix per line, N lines", one_diagnostic_per_line, 62_500, "fix"),
+    ("--fix: N refused fixes", refused_fixes, 10_000, "fix"),
     ("fmt: N lines to reformat", unformatted_lines, 52_083, "fmt"),
     ("N used suppressions", used_suppressions, 10_000, "check"),
     ("one comment with N codes", one_comment_many_codes, 10_000, "check"),

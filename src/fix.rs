@@ -15,18 +15,13 @@
 //! is left as it was and the reason is returned.
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
-use crate::ir::{from_code, from_json};
-use crate::lint::lint_text_for_fixes;
+use crate::lint::{lint_text_for_fixes, FixLint};
+use crate::meaning::{payload_meanings, PayloadMeaning};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
-use crate::syntax::document::{gather_line_items, is_line_oriented};
-use crate::syntax::document::{Block, Carried, Item, JsonText, SilpBody, SilpLine};
-use crate::syntax::json::{JsonNode, JsonParse, JsonValue};
+use crate::syntax::document::is_line_oriented;
 use crate::syntax::region::{regions, PIECE_BYTES};
-use crate::syntax::slip::SlipParse;
-use crate::syntax::{parse, Document};
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The most lint-and-fix rounds one file gets.
@@ -66,7 +61,7 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    let lint = |text: &str| lint_text_for_fixes(text, kind, settings);
+    let lint = |text: &str, meanings: bool| lint_text_for_fixes(text, kind, settings, meanings);
     if text.len() > PIECE_BYTES {
         if let Some(fixed) = fix_in_pieces(text, kind, unsafe_fixes, &lint, FIX_PIECE_BYTES) {
             return Ok(fixed);
@@ -92,7 +87,7 @@ fn fix_in_pieces(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
-    lint: &(dyn Fn(&str) -> Vec<Diagnostic> + Sync),
+    lint: &(dyn Fn(&str, bool) -> FixLint + Sync),
     piece_bytes: usize,
 ) -> Option<Fixed> {
     if !is_line_oriented(kind) {
@@ -136,24 +131,35 @@ fn fix_in_pieces(
     })
 }
 
-/// [`fix_text`] with the linting step given (what a test supplies): `lint`
-/// returns the diagnostics of a text of `kind` that carry a fix, as
-/// [`lint_text_for_fixes`] does.
+/// [`fix_text`] with the linting step given (what a test supplies): `lint(text,
+/// meanings)` returns the diagnostics of a text of `kind` that carry a fix, and
+/// with `meanings` what each payload means, as [`lint_text_for_fixes`] does. A
+/// lint that gives no meanings when asked leaves the engine to parse for them.
 ///
 /// A round holds the text it started from, its fixes, and the meanings of the
-/// payloads of the text before and after them. No round holds a tree while it
-/// lints: the lint and the meanings of a line-oriented file take it a line at a
-/// time, so a large file costs memory for its fixes, not for its parse.
+/// payloads of the text before and after them. The lint of a round's result
+/// gives its meanings, which check the round, and its fixes, which are the next
+/// round's: the result is parsed once. No round holds a tree while it lints: the
+/// lint of a line-oriented file takes it a line at a time, so a large file costs
+/// memory for its fixes, not for its parse.
 pub fn fix_with(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
-    lint: &dyn Fn(&str) -> Vec<Diagnostic>,
+    lint: &dyn Fn(&str, bool) -> FixLint,
 ) -> Result<Fixed, String> {
     let mut current_text = text.to_string();
-    // The meanings of the current text's payloads, once known: a round's result
-    // is the next round's start.
-    let mut current_meanings: Option<Vec<PayloadMeaning>> = None;
+    // The first lint of a large text gives its meanings too: hashing each payload
+    // costs its lint about a sixth more, while parsing the text again for them,
+    // should it need fixing, would cost about half a lint (one line of a million
+    // calls: 0.5 s). A small file's first lint, most often of a file with nothing
+    // to fix, does not.
+    let first = lint(text, text.len() >= PIECE_BYTES);
+    // The current text's fixes: a round's result is linted to check it, and that
+    // lint's fixes are the next round's.
+    let mut current_fixes = first.fixes;
+    // The meanings of the current text's payloads, once known.
+    let mut current_meanings: Option<Vec<PayloadMeaning>> = first.meanings;
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
     let mut refused: Vec<String> = Vec::new();
@@ -161,7 +167,7 @@ pub fn fix_with(
     let mut refused_fixes: HashSet<FixKey> = HashSet::new();
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
-        let mut diagnostics = lint(&current_text);
+        let mut diagnostics = std::mem::take(&mut current_fixes);
         let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
@@ -197,14 +203,16 @@ pub fn fix_with(
             if next == text {
                 break None;
             }
-            let after = payload_meanings(&next, kind);
+            let linted = lint(&next, true);
+            let after = linted
+                .meanings
+                .unwrap_or_else(|| payload_meanings(&next, kind));
             match verify(text, before, &after, &chosen) {
-                Ok(()) => break Some((next, after)),
+                Ok(()) => break Some((next, after, linted.fixes)),
                 Err(refusals) => {
+                    let refused_places = Refused::new(&refusals);
                     let (mut bad, mut good): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
-                        chosen.iter().partition(|d| {
-                            refusals.iter().any(|refusal| touches(d, &refusal.touching))
-                        });
+                        chosen.iter().partition(|d| refused_places.touched_by(d));
                     if bad.is_empty() {
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
@@ -217,7 +225,7 @@ pub fn fix_with(
                 }
             }
         };
-        let Some((next, after)) = next else {
+        let Some((next, after, next_fixes)) = next else {
             // Fixes refused against an earlier text are tried once more against
             // this one (a second `--fix` would try them), while that makes progress.
             if applied > applied_when_cleared && !refused_fixes.is_empty() {
@@ -225,6 +233,7 @@ pub fn fix_with(
                 refused.clear();
                 applied_when_cleared = applied;
                 current_meanings = before;
+                current_fixes = lint(text, false).fixes;
                 continue;
             }
             break;
@@ -235,6 +244,7 @@ pub fn fix_with(
         }
         current_text = next;
         current_meanings = Some(after);
+        current_fixes = next_fixes;
     }
     if applied == 0 {
         if let Some(first) = refused.first() {
@@ -288,13 +298,44 @@ fn index_in<T>(items: &[T], item: &T) -> usize {
     offset / std::mem::size_of::<T>().max(1)
 }
 
-/// Whether one of a diagnostic's fix edits touches `span`.
-fn touches(diagnostic: &Diagnostic, span: &Span) -> bool {
-    diagnostic
-        .fix
-        .iter()
-        .flat_map(|f| &f.edits)
-        .any(|e| e.span.start <= span.end && e.span.end >= span.start)
+/// The places a round's meaning check refused, asked which fixes touch one: by a
+/// binary search per edit, as a file can have tens of thousands of refusals
+/// beside as many fixes.
+struct Refused {
+    /// The refused places, by start.
+    spans: Vec<Span>,
+    /// The furthest end of the places up to each one.
+    furthest_end: Vec<usize>,
+}
+
+impl Refused {
+    fn new(refusals: &[Refusal]) -> Refused {
+        let mut spans: Vec<Span> = refusals.iter().map(|r| r.touching.clone()).collect();
+        sort_by_position(&mut spans, |span| span);
+        let furthest_end = spans
+            .iter()
+            .scan(0, |furthest, span| {
+                *furthest = span.end.max(*furthest);
+                Some(*furthest)
+            })
+            .collect();
+        Refused {
+            spans,
+            furthest_end,
+        }
+    }
+
+    /// Whether one of a diagnostic's fix edits touches a refused place (shares a
+    /// byte with it or meets it).
+    fn touched_by(&self, diagnostic: &Diagnostic) -> bool {
+        diagnostic.fix.iter().flat_map(|f| &f.edits).any(|e| {
+            // Of the places starting by the edit's end, one reaches its start.
+            let starting_by_its_end = self.spans.partition_point(|s| s.start <= e.span.end);
+            starting_by_its_end
+                .checked_sub(1)
+                .is_some_and(|last| self.furthest_end[last] >= e.span.start)
+        })
+    }
 }
 
 /// The diagnostics whose fixes are applied this round: allowed, with valid edits,
@@ -359,270 +400,6 @@ fn sort_by_position<T>(items: &mut [T], span: impl Fn(&T) -> &Span) {
     }
 }
 
-/// What one payload means, for comparing a text before and after a change: its IR
-/// (or SLIP tokens, or JSON value) serialised, or `None` when it does not parse.
-#[derive(Debug, PartialEq)]
-pub struct PayloadMeaning {
-    pub span: Span,
-    /// What the payload decodes to, as a digest; `None` when it does not parse.
-    pub meaning: Option<Meaning>,
-}
-
-/// The first 128 bits of the SHA-256 of a payload's decoded form (its IR, its
-/// SLIP tokens, a JSON value), zero read as one: meanings are only ever compared,
-/// each with the one at the same place, and a fix round holds two per payload of a
-/// file (a million-line file's were 256 MB as strings). Never zero, so an
-/// optional one takes no more room than a span does.
-pub type Meaning = std::num::NonZeroU128;
-
-fn digest(decoded: &[u8]) -> Meaning {
-    meaning_of(Sha256::new().chain_update(decoded))
-}
-
-fn meaning_of(sha: Sha256) -> Meaning {
-    let mut bits = [0; 16];
-    bits.copy_from_slice(&sha.finalize()[..16]);
-    Meaning::new(u128::from_le_bytes(bits)).unwrap_or(Meaning::MIN)
-}
-
-/// A SHA-256 that serde writes into: a payload's decoded form is hashed as it is
-/// written, never held (a line of a million calls decodes to 43 MB of JSON).
-struct Hashing(Sha256);
-
-impl std::io::Write for Hashing {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The meaning of a decoded value: its compact JSON, then `suffix`.
-fn digest_json(value: &impl serde::Serialize, suffix: &[&str]) -> Option<Meaning> {
-    let mut hashing = Hashing(Sha256::new());
-    serde_json::to_writer(&mut hashing, value).ok()?;
-    for part in suffix {
-        hashing.0.update(part.as_bytes());
-    }
-    Some(meaning_of(hashing.0))
-}
-
-/// The meaning of every payload of a file of `kind`, in file order: a
-/// line-oriented file's taken a line at a time, as the lint takes them.
-pub fn payload_meanings(text: &str, kind: FileKind) -> Vec<PayloadMeaning> {
-    if !is_line_oriented(kind) {
-        return document_meanings(&parse(text, kind));
-    }
-    line_meanings(text, kind, PIECE_BYTES)
-}
-
-/// The meanings of a line-oriented file's payloads: the pieces of `piece_bytes`
-/// of a large file in parallel, as the lint takes them.
-fn line_meanings(text: &str, kind: FileKind, piece_bytes: usize) -> Vec<PayloadMeaning> {
-    gather_line_items(regions(text, kind), piece_bytes, line_item_meanings)
-}
-
-/// [`item_meanings`] of a line's own item: a code payload's tree is consumed by
-/// its decoding, as the lint's is, so a line of a million calls holds its IR or
-/// its tree, not both.
-fn line_item_meanings(mut item: Item, out: &mut Vec<PayloadMeaning>) {
-    if let Item::Silp(silp) = &mut item {
-        if let SilpBody::Code(parse) = &mut silp.body {
-            let tree = parse.payload.take_if(|_| parse.errors.is_empty());
-            if let Some(tree) = tree {
-                let with = tree.with.as_ref().map(|(_, name)| name.text);
-                let ir = from_code::decode_consuming(*tree);
-                out.push(PayloadMeaning {
-                    span: silp.line.span(),
-                    meaning: code_meaning(&ir, with),
-                });
-                return;
-            }
-        }
-    }
-    item_meanings(&item, out);
-}
-
-/// The meaning of every payload of a document, in file order.
-pub fn document_meanings(document: &Document) -> Vec<PayloadMeaning> {
-    let mut out = Vec::new();
-    for block in &document.blocks {
-        block_meanings(block, &mut out);
-    }
-    out
-}
-
-fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
-    for item in &block.items {
-        item_meanings(item, out);
-    }
-}
-
-fn item_meanings(item: &Item, out: &mut Vec<PayloadMeaning>) {
-    match item {
-        Item::Blank(_) | Item::Comment { .. } => {}
-        Item::Silp(silp) => out.push(PayloadMeaning {
-            span: silp.line.span(),
-            meaning: silp_meaning(silp),
-        }),
-        Item::Slip { line, parse } => out.push(PayloadMeaning {
-            span: line.span(),
-            meaning: slip_meaning(parse),
-        }),
-        Item::Json(json) => json_meanings(json, out),
-        Item::Nlip(message) => {
-            envelope_meanings(&message.span, &message.parse, &item.carried(), out)
-        }
-        Item::Carrier(text) => envelope_meanings(&text.span, &text.parse, &item.carried(), out),
-    }
-}
-
-fn silp_meaning(silp: &SilpLine) -> Option<Meaning> {
-    match &silp.body {
-        SilpBody::Probe { errors, .. } => errors.is_empty().then(|| {
-            let words: Vec<&str> = silp.payload.split_whitespace().collect();
-            digest(words.join(" ").as_bytes())
-        }),
-        SilpBody::Code(parse) => {
-            if !parse.errors.is_empty() {
-                return None;
-            }
-            let tree = parse.payload.as_ref()?;
-            code_meaning(
-                &from_code::decode(tree),
-                tree.with.as_ref().map(|(_, name)| name.text),
-            )
-        }
-    }
-}
-
-/// The meaning of a code payload decoded to `ir`, with its `with NAME` clause:
-/// that has no IR counterpart, but is part of what the line says.
-fn code_meaning(ir: &crate::ir::Ir, with: Option<&str>) -> Option<Meaning> {
-    match with {
-        Some(name) => digest_json(ir, &["\u{0}with ", name]),
-        None => digest_json(ir, &[]),
-    }
-}
-
-fn slip_meaning(parse: &SlipParse) -> Option<Meaning> {
-    let message = parse.message.as_ref().filter(|_| parse.errors.is_empty())?;
-    let texts: Vec<&str> = message.tokens().map(|(text, _)| text).collect();
-    Some(digest(texts.join("\u{0}").as_bytes()))
-}
-
-/// A JSON envelope (an NLIP message, a carrier file's messages): the envelope
-/// (carried payload strings left out), then each payload carried in a string, so a
-/// fix inside a carried payload is judged by that payload's meaning. Carried
-/// payloads are placed at their whole string.
-fn envelope_meanings(
-    span: &Span,
-    parse: &JsonParse,
-    carried: &[&Carried],
-    out: &mut Vec<PayloadMeaning>,
-) {
-    let Some(root) = parse.value.as_ref().filter(|_| parse.errors.is_empty()) else {
-        out.push(PayloadMeaning {
-            span: span.clone(),
-            meaning: None,
-        });
-        return;
-    };
-    carried_meanings(span, root, carried, out);
-}
-
-/// The meanings of a JSON value at `span` that carries payloads: the value with its
-/// carried strings left out (a carried object is part of it), then each string's
-/// payloads.
-fn carried_meanings(
-    span: &Span,
-    root: &JsonNode,
-    carried: &[&Carried],
-    out: &mut Vec<PayloadMeaning>,
-) {
-    let strings: Vec<&Span> = carried
-        .iter()
-        .filter(|carried| !matches!(carried, Carried::Object(_)))
-        .map(|carried| carried.span())
-        .collect();
-    out.push(PayloadMeaning {
-        span: span.clone(),
-        meaning: digest_json(&without_strings(root, &strings), &[]),
-    });
-    for carried in carried {
-        let (string, inner) = match carried {
-            Carried::InPlace { string, block } => {
-                let mut inner = Vec::new();
-                block_meanings(block, &mut inner);
-                (string, inner)
-            }
-            Carried::Escaped { string, document } => {
-                (string, document_meanings(document.document()))
-            }
-            Carried::Object(_) => continue,
-        };
-        out.extend(inner.into_iter().map(|m| PayloadMeaning {
-            span: string.clone(),
-            meaning: m.meaning,
-        }));
-    }
-}
-
-/// A JSON value with the strings at `spans` replaced by `null`.
-fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
-    match &node.value {
-        JsonValue::String(_) if spans.contains(&&node.span) => serde_json::Value::Null,
-        JsonValue::Array(items) => items.iter().map(|i| without_strings(i, spans)).collect(),
-        JsonValue::Object(members) => serde_json::Value::Object(
-            members
-                .iter()
-                .map(|m| (m.key.to_string(), without_strings(&m.value, spans)))
-                .collect(),
-        ),
-        _ => node.to_serde(),
-    }
-}
-
-/// A JSON text: one unknown meaning when it has a syntax error, else each payload
-/// object's (each element of a top-level array in `.silp.json`), or for an object
-/// holding an MCP wrapper, its own and its payload's.
-fn json_meanings(json: &JsonText, out: &mut Vec<PayloadMeaning>) {
-    let parse = &json.parse;
-    if parse.value.is_none() || !parse.errors.is_empty() {
-        out.push(PayloadMeaning {
-            span: json.span.clone(),
-            meaning: None,
-        });
-        return;
-    }
-    for (value, carrier) in json.values() {
-        match carrier {
-            Some(carrier) => {
-                let carried: Vec<&Carried> = carrier.carried().into_iter().collect();
-                carried_meanings(&value.span, value, &carried, out);
-            }
-            None => out.push(json_meaning(value)),
-        }
-    }
-}
-
-fn json_meaning(node: &JsonNode) -> PayloadMeaning {
-    let meaning = if matches!(node.value, JsonValue::Object(_)) {
-        digest_json(&from_json::decode(node), &[])
-    } else {
-        digest_json(&node.to_serde(), &[])
-    };
-    PayloadMeaning {
-        span: node.span.clone(),
-        meaning,
-    }
-}
-
-/// Checks a round's result against the document it started from (see the module
-/// docs).
 /// Why the meaning check refused a payload: the message, and the payload's bytes
 /// in the text the round started from (the fixes touching it are left out).
 struct Refusal {
@@ -902,37 +679,50 @@ mod tests {
         }
     }
 
+    /// The refused places a fix touches are found as comparing it with each of
+    /// them finds them: edits of every start and length up to 3 bytes, each
+    /// against sets of refused places that nest, overlap, meet and are empty.
     #[test]
-    fn line_oriented_meanings_agree_with_the_parsed_document() {
-        let cases = [
-            (
-                FileKind::Silp,
-                "\u{feff}start(a)\r\n# c\r\n\r\nif !rain(t+1): start(hike) else: start(cards@indoor)\nstart(\n//ping code json\n",
-            ),
-            (
-                FileKind::Slip,
-                "SLIP v1 a b RequestTask x\r\n# c\nSLIP v1 a\nSLIP v1 a b Plan\n",
-            ),
-            (
-                FileKind::SilpJsonl,
-                "{\"intent\":\"!START\"}\n\n{\"intent\":\n{\"intent\":\"!STOP\",\"act\":\"x\"}\r\n",
-            ),
+    fn a_fix_touches_the_refused_places_a_scan_finds() {
+        let rule = crate::rules::registry::find("SL104").unwrap().meta();
+        let places: [&[Span]; 4] = [
+            &[],
+            &[4..6, 6..6],
+            &[2..3, 3..3, 8..12],
+            &[9..10, 1..11, 5..7],
         ];
-        for (kind, text) in cases {
-            let whole = document_meanings(&parse(text, kind));
-            assert!(whole.len() >= 3, "{kind:?}: {whole:?}");
-            assert!(whole.iter().any(|m| m.meaning.is_none()), "{kind:?}");
-            assert!(whole.iter().any(|m| m.meaning.is_some()), "{kind:?}");
-            assert_eq!(payload_meanings(text, kind), whole, "{kind:?}");
-            let many = text.repeat(30);
-            let in_one_go = line_meanings(&many, kind, usize::MAX);
-            assert_eq!(in_one_go.len(), whole.len() * 30, "{kind:?}");
-            for piece_bytes in [1, 40, 300] {
-                assert_eq!(
-                    line_meanings(&many, kind, piece_bytes),
-                    in_one_go,
-                    "{kind:?}"
-                );
+        for refused in places {
+            let refusals: Vec<Refusal> = refused
+                .iter()
+                .map(|span| Refusal {
+                    message: String::new(),
+                    touching: span.clone(),
+                })
+                .collect();
+            let index = Refused::new(&refusals);
+            for start in 0..14 {
+                for len in 0..4 {
+                    let edit = Edit::delete(start..start + len);
+                    let fix = Fix::safe("test", vec![edit.clone()]);
+                    let diagnostic = Diagnostic {
+                        rule,
+                        severity: rule.severity,
+                        message: String::new(),
+                        help: None,
+                        span: edit.span.clone(),
+                        fix: Some(Box::new(fix)),
+                        related: Vec::new(),
+                    };
+                    let scanned = refused
+                        .iter()
+                        .any(|span| edit.span.start <= span.end && edit.span.end >= span.start);
+                    assert_eq!(
+                        index.touched_by(&diagnostic),
+                        scanned,
+                        "{:?} against {refused:?}",
+                        edit.span
+                    );
+                }
             }
         }
     }
@@ -962,18 +752,21 @@ mod tests {
             "{}",
             fixed.refused[0]
         );
-        // Many such lines are refused together, in one pass.
-        let text = "\u{AD}\nCancel(x)\n".repeat(500);
-        let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false).unwrap();
-        assert_eq!(fixed.text, "\u{AD}\ncancel(x)\n".repeat(500));
-        assert_eq!(fixed.refused.len(), 500);
+        // Many such lines are refused together, in one pass, and so they are in a
+        // file of more than a piece, whose first lint gives the meanings checked.
+        for lines in [500, PIECE_BYTES / 12 + 1] {
+            let text = "\u{AD}\nCancel(x)\n".repeat(lines);
+            let fixed = fix_text(&text, FileKind::Silp, &Settings::default(), false).unwrap();
+            assert_eq!(fixed.text, "\u{AD}\ncancel(x)\n".repeat(lines));
+            assert_eq!(fixed.refused.len(), lines);
+        }
     }
 
     /// The whole-file engine, to compare the pieces with.
     fn fixed_whole(text: &str, kind: FileKind, unsafe_fixes: bool) -> Result<Fixed, String> {
         let settings = Settings::default();
-        fix_with(text, kind, unsafe_fixes, &|text| {
-            lint_text_for_fixes(text, kind, &settings)
+        fix_with(text, kind, unsafe_fixes, &|text, meanings| {
+            lint_text_for_fixes(text, kind, &settings, meanings)
         })
     }
 
@@ -981,7 +774,11 @@ mod tests {
     /// whole: the same text, the same counts.
     #[test]
     fn large_files_are_fixed_in_pieces_as_they_would_be_whole() {
-        let lint = |kind| move |text: &str| lint_text_for_fixes(text, kind, &Settings::default());
+        let lint = |kind| {
+            move |text: &str, meanings| {
+                lint_text_for_fixes(text, kind, &Settings::default(), meanings)
+            }
+        };
         let silp = "Start(x)\r\n# silp-lint: ignore[SL104]\r\nCancel(y)\n\n# silp-lint: ignore[SL101]\n# a comment\nbegin(z) # silp-lint: ignore[SL104]\rif !rain(t+1): Cancel(w)\n//ping silp/1\n\u{200b}start(a)\n# silp-lint: ignore[SL999]\nstart(b)\n";
         let jsonl = "{\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"A1B2C3D4\"}}\n\n{\"intent\":\"!START\",\"act\":\"x\\u200b\"}\r\nnot json\n{\"intent\":\"!START\",\"note\":null}\n";
         let slip = "SLIP v1 a b Reqest\n# silp-lint: ignore[SL601]\nSLIP v1 a b RequestTask x\nSLIP v2 a b c\nSLIP v1 a b requesttask\n";
@@ -1042,7 +839,9 @@ mod tests {
                 .iter()
                 .map(|&(line, end)| format!("{}{}", LINES[line], ["\n", "\r\n", "\r"][end]))
                 .collect();
-            let lint = |text: &str| lint_text_for_fixes(text, FileKind::Silp, &Settings::default());
+            let lint = |text: &str, meanings| {
+                lint_text_for_fixes(text, FileKind::Silp, &Settings::default(), meanings)
+            };
             if let Some(pieces) = fix_in_pieces(&text, FileKind::Silp, unsafe_fixes, &lint, piece_bytes) {
                 let whole = fixed_whole(&text, FileKind::Silp, unsafe_fixes).unwrap();
                 proptest::prop_assert!(whole.refused.is_empty());
@@ -1058,7 +857,9 @@ mod tests {
     /// has a fix refused, sends the file to the whole-file engine.
     #[test]
     fn pieces_that_read_differently_alone_leave_the_file_whole() {
-        let lint = |text: &str| lint_text_for_fixes(text, FileKind::Silp, &Settings::default());
+        let lint = |text: &str, meanings| {
+            lint_text_for_fixes(text, FileKind::Silp, &Settings::default(), meanings)
+        };
         for text in [
             "Cancel(x)\n\u{feff}start(a)\n".repeat(20),
             "\u{AD}\nCancel(x)\n".repeat(20),

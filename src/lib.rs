@@ -17,6 +17,7 @@ pub mod fs;
 pub mod ir;
 pub mod lint;
 pub mod lsp;
+pub mod meaning;
 pub mod memory;
 pub mod relint;
 pub mod render;

@@ -4,6 +4,9 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{from_code, from_json, Ir};
+use crate::meaning::{
+    code_meaning, document_meanings, item_meanings, silp_meaning, PayloadMeaning,
+};
 use crate::rules::registry::RULES;
 use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext};
 use crate::settings::{Draft, Settings};
@@ -29,6 +32,9 @@ pub struct FileLint {
     pub req_ids: Vec<ReqIdFact>,
     /// Whether a rule reported more than a file keeps ([`crate::rules::MAX_PER_RULE`]).
     pub capped: bool,
+    /// What each payload means, in file order, when the walk gathers it (the fix
+    /// engine's lint of a round's result: see [`lint_text_for_fixes`]).
+    pub meanings: Option<Vec<PayloadMeaning>>,
 }
 
 /// Lints one file's text as `kind`. A line-oriented file is linted a line at a
@@ -64,7 +70,12 @@ fn walk_text<'a>(
     if is_line_oriented(kind) {
         walk_lines(text, kind, ctx, rules, gather, PIECE_BYTES)
     } else {
-        walk(&parse(text, kind), ctx, rules, gather)
+        let document = parse(text, kind);
+        let meanings = (gather == Gather::Meanings).then(|| document_meanings(&document));
+        FileLint {
+            meanings,
+            ..walk(&document, ctx, rules, gather)
+        }
     }
 }
 
@@ -75,6 +86,8 @@ enum Gather {
     ReqIds,
     /// Diagnostics only.
     Diagnostics,
+    /// Diagnostics, and what each payload means.
+    Meanings,
 }
 
 /// Lints a parsed document.
@@ -86,13 +99,40 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
     )
 }
 
+/// What the fix engine's lint of a text finds.
+#[derive(Debug)]
+pub struct FixLint {
+    /// The diagnostics with a fix, in position order.
+    pub fixes: Vec<Diagnostic>,
+    /// What each payload of the text means ([`crate::meaning::payload_meanings`]),
+    /// when asked for.
+    pub meanings: Option<Vec<PayloadMeaning>>,
+}
+
 /// The diagnostics with a fix of one file's text, past the per-rule limit of a
 /// report too (the fix engine needs every fix of a file, and nothing else), found
-/// as [`lint_text`] finds them: a line-oriented file a line at a time.
-pub fn lint_text_for_fixes(text: &str, kind: FileKind, settings: &Settings) -> Vec<Diagnostic> {
+/// as [`lint_text`] finds them: a line-oriented file a line at a time. With
+/// `meanings`, also what each payload means, found on the parse the rules see: the
+/// engine checks a round's result with them, so the result is not parsed again for
+/// its meanings before the next round lints it.
+pub fn lint_text_for_fixes(
+    text: &str,
+    kind: FileKind,
+    settings: &Settings,
+    meanings: bool,
+) -> FixLint {
     let rules = RuleTable::enabled(settings);
     let ctx = Context::for_fixes(text, settings);
-    walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
+    let gather = if meanings {
+        Gather::Meanings
+    } else {
+        Gather::Diagnostics
+    };
+    let linted = walk_text(text, kind, ctx, &rules, gather);
+    FixLint {
+        fixes: linted.diagnostics,
+        meanings: linted.meanings,
+    }
 }
 
 /// Every `meta.req_id` written in a file, found as [`lint_text`] finds them but
@@ -281,6 +321,8 @@ struct Linter<'r, 'a> {
     ctx: Context<'a>,
     /// The `req_id`s written, when the walk gathers them.
     req_ids: Option<Vec<(compact_str::CompactString, Span)>>,
+    /// What each payload means, when the walk gathers it.
+    meanings: Option<Vec<PayloadMeaning>>,
     suppressions: Vec<Suppression>,
 }
 
@@ -290,6 +332,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             rules,
             ctx,
             req_ids: (gather == Gather::ReqIds).then(Vec::new),
+            meanings: (gather == Gather::Meanings).then(Vec::new),
             suppressions: Vec::new(),
         }
     }
@@ -311,19 +354,43 @@ impl<'r, 'a> Linter<'r, 'a> {
                     // by its decoding, each call's arguments freed as their entities
                     // are written, so a line of a million calls holds the IR and the
                     // reports, not the tree as well.
-                    let tree = match &mut silp.body {
-                        SilpBody::Code(parse) => parse.payload.take(),
-                        SilpBody::Probe { .. } => None,
+                    let (tree, parsed) = match &mut silp.body {
+                        SilpBody::Code(parse) => (parse.payload.take(), parse.errors.is_empty()),
+                        SilpBody::Probe { .. } => (None, false),
                     };
                     self.cover(pending, silp.line.span());
                     self.silp_line(silp);
-                    if let Some(tree) = tree.filter(|_| !self.rules.is_empty()) {
-                        self.code_rules(&tree);
-                        let ir = from_code::decode_consuming(*tree);
-                        self.ir_rules(&ir);
+                    let decode = !self.rules.is_empty() || self.meanings.is_some();
+                    match tree.filter(|_| decode) {
+                        Some(tree) => {
+                            self.code_rules(&tree);
+                            let with = tree.with.as_ref().map(|(_, name)| name.text);
+                            let ir = from_code::decode_consuming(*tree);
+                            self.ir_rules(&ir);
+                            if let Some(meanings) = &mut self.meanings {
+                                meanings.push(PayloadMeaning {
+                                    span: silp.line.span(),
+                                    meaning: parsed.then(|| code_meaning(&ir, with)).flatten(),
+                                });
+                            }
+                        }
+                        // A probe, or a payload with no tree.
+                        None => {
+                            if let Some(meanings) = &mut self.meanings {
+                                meanings.push(PayloadMeaning {
+                                    span: silp.line.span(),
+                                    meaning: silp_meaning(silp),
+                                });
+                            }
+                        }
                     }
                 }
-                _ => self.item(region, &item, pending),
+                _ => {
+                    if let Some(meanings) = &mut self.meanings {
+                        item_meanings(&item, meanings);
+                    }
+                    self.item(region, &item, pending)
+                }
             }
         }
     }
@@ -336,6 +403,9 @@ impl<'r, 'a> Linter<'r, 'a> {
             if let (Some(req_ids), Some(more)) = (&mut self.req_ids, piece.req_ids) {
                 req_ids.extend(more);
             }
+            if let (Some(meanings), Some(more)) = (&mut self.meanings, piece.meanings) {
+                meanings.extend(more);
+            }
             self.suppressions.extend(piece.suppressions);
         }
         self.ctx.absorb(contexts);
@@ -344,7 +414,12 @@ impl<'r, 'a> Linter<'r, 'a> {
     /// Applies the suppressions and gathers what the walk of `text` found.
     fn finish(mut self, text: &str) -> FileLint {
         self.apply_suppressions();
-        let Linter { ctx, req_ids, .. } = self;
+        let Linter {
+            ctx,
+            req_ids,
+            meanings,
+            ..
+        } = self;
         let capped = ctx.capped();
         let mut diagnostics = ctx.into_diagnostics();
         let req_ids = req_ids.unwrap_or_default();
@@ -365,6 +440,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             diagnostics,
             req_ids,
             capped,
+            meanings,
         }
     }
 
@@ -798,6 +874,7 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::meaning::payload_meanings;
 
     /// A run's lint of a file keeps the same diagnostics without gathering
     /// `req_id`s, in each kind of file and in an escaped NLIP payload.
@@ -850,21 +927,32 @@ mod tests {
         ] {
             let text = format!("{start}{}", unit.repeat(repeats));
             let rules = RuleTable::enabled(&settings);
+            // A report's walk gathers `req_id`s; the fix engine's, meanings.
             for limited in [true, false] {
                 let walk = |piece_bytes| {
-                    let ctx = if limited {
-                        Context::new(&text, &settings)
+                    let (ctx, gather) = if limited {
+                        (Context::new(&text, &settings), Gather::ReqIds)
                     } else {
-                        Context::for_fixes(&text, &settings)
+                        (Context::for_fixes(&text, &settings), Gather::Meanings)
                     };
-                    let lint = walk_lines(&text, kind, ctx, &rules, Gather::ReqIds, piece_bytes);
-                    format!("{:?} {:?} {}", lint.diagnostics, lint.req_ids, lint.capped)
+                    walk_lines(&text, kind, ctx, &rules, gather, piece_bytes)
+                };
+                let shown = |lint: FileLint| {
+                    format!(
+                        "{:?} {:?} {} {:?}",
+                        lint.diagnostics, lint.req_ids, lint.capped, lint.meanings
+                    )
                 };
                 let whole = walk(usize::MAX);
+                if !limited {
+                    let meanings = whole.meanings.as_ref();
+                    assert_eq!(meanings, Some(&payload_meanings(&text, kind)), "{kind:?}");
+                }
+                let whole = shown(whole);
                 assert!(whole.contains("SL"), "{kind:?}");
                 for piece_bytes in [1, 37, 1000, 150_000] {
                     assert_eq!(
-                        walk(piece_bytes),
+                        shown(walk(piece_bytes)),
                         whole,
                         "{kind:?} in pieces of {piece_bytes}"
                     );
@@ -876,7 +964,8 @@ mod tests {
     /// The fix engine's lint finds, in every fixture, exactly the diagnostics with a
     /// fix that a report lists; the others it drops only once their suppressions
     /// are marked used, so no used suppression looks unused to SL801 (whose fix
-    /// would delete it).
+    /// would delete it). Asked for the payloads' meanings, it gives those the
+    /// meaning check would parse the text for.
     #[test]
     fn the_fix_engine_lints_the_fixes_a_report_lists() {
         let settings = Settings::default();
@@ -897,9 +986,17 @@ mod tests {
                         .collect()
                 };
                 let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
-                let for_fixes = lint_text_for_fixes(&text, kind, &settings);
-                assert!(for_fixes.iter().all(|d| d.fix.is_some()), "{path:?}");
-                assert_eq!(with_fix(for_fixes), reported, "{path:?}");
+                let for_fixes = lint_text_for_fixes(&text, kind, &settings, false);
+                assert!(for_fixes.fixes.iter().all(|d| d.fix.is_some()), "{path:?}");
+                assert!(for_fixes.meanings.is_none(), "{path:?}");
+                assert_eq!(with_fix(for_fixes.fixes), reported, "{path:?}");
+                // Asked for meanings, it finds the same fixes and the meanings a
+                // parse of its own finds.
+                let with_meanings = lint_text_for_fixes(&text, kind, &settings, true);
+                let meanings = payload_meanings(&text, kind);
+                assert!(!meanings.is_empty(), "{path:?}");
+                assert_eq!(with_meanings.meanings, Some(meanings), "{path:?}");
+                assert_eq!(with_fix(with_meanings.fixes), reported, "{path:?}");
                 files += 1;
                 fixes += reported.len();
             }

@@ -182,6 +182,7 @@ fn window_relint(
             diagnostics: previous.diagnostics.clone(),
             req_ids: previous.req_ids.clone(),
             capped: false,
+            meanings: None,
         });
     }
     let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
@@ -276,6 +277,7 @@ fn window_relint(
         diagnostics,
         req_ids,
         capped: false,
+        meanings: None,
     })
 }
 

@@ -7,10 +7,11 @@
 //! before any parser runs).
 
 use silp_lint::diagnostics::Diagnostic;
-use silp_lint::fix::{fix_text, payload_meanings};
+use silp_lint::fix::fix_text;
 use silp_lint::format::format_text;
 use silp_lint::lint::{lint_document, lint_text, req_id_hash, req_id_hashes, req_ids_of};
 use silp_lint::lsp::document::{Encoding, Snapshot};
+use silp_lint::meaning::payload_meanings;
 use silp_lint::settings::Settings;
 use silp_lint::source::{FileKind, LineIndex, Span};
 use silp_lint::syntax::document::{Block, Carried, Item, SilpBody};
