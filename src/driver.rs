@@ -67,9 +67,12 @@ impl CheckOptions {
     }
 }
 
-/// How many files are linted together before their reports are handed on: enough
+/// How many files may be linted ahead of the first one not yet handed on: enough
 /// to keep every thread busy, few enough that a run holds little at a time.
-const FILES_AT_ONCE: usize = 64;
+const FILES_AHEAD: usize = 64;
+
+/// How many linted files in a row are handed on at once (see [`for_each_in_order`]).
+const HANDED_AT_ONCE: usize = 16;
 
 /// One input of a run: a file found by the walk, or standard input.
 struct Input {
@@ -150,7 +153,7 @@ pub fn check<R: Send>(
         }
     }
     let cross_file = duplicate_req_ids(&inputs);
-    let lint_input = |(index, input): (usize, &Input)| -> Result<(R, Tally), String> {
+    let lint_input = |index: usize, input: &Input| -> Result<(R, Tally), String> {
         let settings = input.settings.as_ref().map_err(Clone::clone)?;
         let text = input.text()?;
         let mut diagnostics = lint_text_diagnostics(&text, input.kind, settings);
@@ -169,45 +172,14 @@ pub fn check<R: Send>(
         };
         Ok((render(&file), tally))
     };
-    let mut take = |results: Vec<Result<(R, Tally), String>>| {
-        for result in results {
-            match result {
-                Ok((rendered, tally)) => {
-                    run.tally.merge(tally);
-                    emit(rendered);
-                }
-                Err(error) => run.errors.push(error),
-            }
+    let mut take = |result: Result<(R, Tally), String>| match result {
+        Ok((rendered, tally)) => {
+            run.tally.merge(tally);
+            emit(rendered);
         }
+        Err(error) => run.errors.push(error),
     };
-    if inputs.len() == 1 {
-        // One file is linted on this thread (see `map_on_pool`).
-        take(vec![lint_input((0, &inputs[0]))]);
-    } else {
-        // A feeder thread lints batch after batch on the pool while this thread
-        // writes the batch before: writing never stalls the workers, and at most
-        // two batches wait to be written.
-        std::thread::scope(|scope| {
-            let (batches, done) = std::sync::mpsc::sync_channel(1);
-            let inputs = &inputs;
-            let lint_input = &lint_input;
-            scope.spawn(move || {
-                for (batch, chunk) in inputs.chunks(FILES_AT_ONCE).enumerate() {
-                    let results: Vec<_> = chunk
-                        .par_iter()
-                        .enumerate()
-                        .map(|(i, input)| lint_input((batch * FILES_AT_ONCE + i, input)))
-                        .collect();
-                    if batches.send(results).is_err() {
-                        return;
-                    }
-                }
-            });
-            for results in done {
-                take(results);
-            }
-        });
-    }
+    for_each_in_order(&inputs, lint_input, &mut take);
     run.errors.sort();
     run.errors.dedup();
     run
@@ -222,6 +194,96 @@ fn map_on_pool<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send)
     } else {
         items.iter().map(f).collect()
     }
+}
+
+/// `f` over `items` on the pool, each result handed to `take` on this thread in
+/// item order. An item is started when a thread is free and the item is fewer
+/// than [`FILES_AHEAD`] past the first one not yet handed on, so no thread waits
+/// at the end of a batch for its slowest file (batches of 64 cost a run of the
+/// benchmark corpus on two threads 3% of its time), and threads waiting for a
+/// slow file can help with its pieces. This thread is woken when [`HANDED_AT_ONCE`]
+/// results in a row are done, or the last ones: waking it for each (500 times for
+/// the corpus) cost more than the batches. One item is done on this thread (see
+/// [`map_on_pool`]). A panic in `f` is raised again on this thread.
+fn for_each_in_order<T: Sync, U: Send>(
+    items: &[T],
+    f: impl Fn(usize, &T) -> U + Sync,
+    mut take: impl FnMut(U),
+) {
+    if items.len() <= 1 {
+        items
+            .iter()
+            .enumerate()
+            .for_each(|(index, item)| take(f(index, item)));
+        return;
+    }
+    /// The results done and not yet handed on, by item, and the first item not
+    /// yet handed on.
+    struct Done<U> {
+        results: BTreeMap<usize, std::thread::Result<U>>,
+        next: usize,
+    }
+    impl<U> Done<U> {
+        /// How many results in a row from `next` are ready to hand on: 0 until
+        /// there are [`HANDED_AT_ONCE`], or the last ones of the `items`.
+        fn ready(&self, items: usize) -> usize {
+            let in_a_row = (self.next..)
+                .take(HANDED_AT_ONCE)
+                .take_while(|index| self.results.contains_key(index))
+                .count();
+            if in_a_row == HANDED_AT_ONCE || self.next + in_a_row == items {
+                in_a_row
+            } else {
+                0
+            }
+        }
+    }
+    let done = std::sync::Mutex::new(Done {
+        results: BTreeMap::new(),
+        next: 0,
+    });
+    let woken = std::sync::Condvar::new();
+    let (f, done, woken) = (&f, &done, &woken);
+    rayon::in_place_scope(|scope| {
+        let start = |index: usize| {
+            scope.spawn(move |_| {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    f(index, &items[index])
+                }));
+                let mut done = done.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                done.results.insert(index, result);
+                if done.ready(items.len()) > 0 {
+                    woken.notify_one();
+                }
+            });
+        };
+        let mut started = items.len().min(FILES_AHEAD);
+        (0..started).for_each(start);
+        let mut handed_on = 0;
+        while handed_on < items.len() {
+            let results: Vec<_> = {
+                let mut done = woken
+                    .wait_while(
+                        done.lock().unwrap_or_else(|poisoned| poisoned.into_inner()),
+                        |done| done.ready(items.len()) == 0,
+                    )
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let first = done.next;
+                done.next += done.ready(items.len());
+                (first..done.next)
+                    .filter_map(|index| done.results.remove(&index))
+                    .collect()
+            };
+            for result in results {
+                take(result.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                handed_on += 1;
+                if started < items.len() {
+                    start(started);
+                    started += 1;
+                }
+            }
+        }
+    });
 }
 
 thread_local! {
@@ -487,4 +549,59 @@ pub fn format_paths(paths: &[String], options: &CheckOptions, check: bool) -> Fo
             changed,
         }))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Items taking different times are handed on in order, each once, and none
+    /// is started [`FILES_AHEAD`] or more past the first not yet handed on.
+    #[test]
+    fn results_are_handed_on_in_item_order_within_the_window() {
+        for count in [2, 15, 16, 17, 63, 64, 65, 1000] {
+            let items: Vec<usize> = (0..count).collect();
+            let handed_on = AtomicUsize::new(0);
+            let mut seen = Vec::new();
+            for_each_in_order(
+                &items,
+                |index, &item| {
+                    assert_eq!(index, item);
+                    assert!(index < handed_on.load(Ordering::SeqCst) + FILES_AHEAD);
+                    // Every seventh item is slow, so later ones finish first.
+                    if item % 7 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    }
+                    item * 2
+                },
+                |result| {
+                    seen.push(result);
+                    handed_on.fetch_add(1, Ordering::SeqCst);
+                },
+            );
+            let expected: Vec<usize> = (0..count).map(|item| item * 2).collect();
+            assert_eq!(seen, expected, "{count} items");
+        }
+    }
+
+    /// A panic while linting one file is a panic of the run, not a hang.
+    #[test]
+    fn a_panic_on_the_pool_reaches_the_caller() {
+        let items: Vec<usize> = (0..100).collect();
+        let outcome = std::panic::catch_unwind(|| {
+            for_each_in_order(
+                &items,
+                |_, &item| {
+                    if item == 40 {
+                        panic!("item 40");
+                    }
+                    item
+                },
+                |_| {},
+            )
+        });
+        let panic = outcome.expect_err("the panic reaches the caller");
+        assert_eq!(panic.downcast_ref::<&str>(), Some(&"item 40"));
+    }
 }
