@@ -270,13 +270,13 @@ fn for_each_in_order<T: Sync, U: Send>(
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
                 let first = done.next;
                 done.next += done.ready(items.len());
+                handed_on = done.next;
                 (first..done.next)
                     .filter_map(|index| done.results.remove(&index))
                     .collect()
             };
             for result in results {
                 take(result.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-                handed_on += 1;
                 if started < items.len() {
                     start(started);
                     started += 1;

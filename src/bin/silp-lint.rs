@@ -461,8 +461,6 @@ fn read_stdin() -> Result<Vec<u8>, ExitCode> {
     })
 }
 
-/// Formats standard input to standard output (or, with `check`, only says whether it
-/// would change).
 /// Prints a run's errors to standard error, through one buffer: standard error is
 /// unbuffered, and `eprintln!` wrote each error in three pieces (480,000 writes
 /// for the 160,000 refusals of one `--fix` run).
@@ -476,6 +474,8 @@ fn print_errors(errors: &[String]) {
     let _ = stderr.flush();
 }
 
+/// Formats standard input to standard output (or, with `check`, only says whether it
+/// would change).
 fn fmt_stdin(name: &str, check: bool) -> ExitCode {
     let bytes = match read_stdin() {
         Ok(bytes) => bytes,
