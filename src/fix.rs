@@ -707,6 +707,19 @@ mod tests {
         }
     }
 
+    /// A suppression used by a finding the fix engine's lint builds no message
+    /// for (SL405 there keeps only its rule and place) is used all the same.
+    #[test]
+    fn a_suppression_of_a_rule_without_fixes_stays_while_fixing() {
+        let text = "Book(a,b) # silp-lint: ignore[SL405]\nStart(x)\n";
+        let fixed = fix_text(text, FileKind::Silp, &Settings::default(), false).unwrap();
+        assert_eq!(
+            fixed.text,
+            "book(a,b) # silp-lint: ignore[SL405]\nstart(x)\n"
+        );
+        assert_eq!(fixed.by_rule, BTreeMap::from([("SL104", 2)]));
+    }
+
     /// The refused places a fix touches are found as comparing it with each of
     /// them finds them: edits of every start and length up to 3 bytes, each
     /// against sets of refused places that nest, overlap, meet and are empty.

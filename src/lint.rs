@@ -1059,6 +1059,32 @@ mod tests {
         );
     }
 
+    /// SL405 builds no message for what it does not show: past the cap its
+    /// findings are still counted, and those shown keep their messages.
+    #[test]
+    fn a_rule_without_fixes_counts_what_it_leaves_out_without_messages() {
+        let extra = 30;
+        let text = format!(
+            "book({}x)\n",
+            "x,".repeat(crate::rules::MAX_PER_RULE + extra)
+        );
+        let lint = lint_text(&text, FileKind::Silp, &Settings::default());
+        let sl405: Vec<&Diagnostic> = lint
+            .diagnostics
+            .iter()
+            .filter(|d| d.code() == "SL405")
+            .collect();
+        assert_eq!(sl405.len(), crate::rules::MAX_PER_RULE + 1);
+        let (summary, shown) = sl405.split_last().unwrap();
+        assert!(shown.iter().all(|d| d.message
+            == "a second entity with id `act`: the JSON frontend keeps only the last one"
+            && d.related.len() == 1));
+        assert_eq!(
+            summary.message,
+            format!("{extra} more SL405 diagnostics in this file are not shown")
+        );
+    }
+
     #[test]
     fn an_escaped_string_of_many_invisible_characters_is_one_finding() {
         let text = format!(

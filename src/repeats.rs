@@ -8,16 +8,21 @@ use std::collections::HashMap;
 const PAIRWISE_UP_TO: usize = 16;
 
 /// `(index, first)` for every item whose key an earlier item already had, `first`
-/// being the index of the earliest one, in list order. Allocates only for repeats
-/// or long lists.
-pub fn repeats<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Vec<(usize, usize)> {
+/// being the index of the earliest one, in list order; items without a key are
+/// passed over. Allocates only for repeats or long lists.
+pub fn repeats<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> Option<&'a str>,
+) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     if items.len() <= PAIRWISE_UP_TO {
         for (index, item) in items.iter().enumerate() {
-            let wanted = key(item);
+            let Some(wanted) = key(item) else {
+                continue;
+            };
             if let Some(first) = items[..index]
                 .iter()
-                .position(|earlier| key(earlier) == wanted)
+                .position(|earlier| key(earlier) == Some(wanted))
             {
                 found.push((index, first));
             }
@@ -25,7 +30,10 @@ pub fn repeats<'a, T>(items: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Vec<(us
     } else {
         let mut first_of: HashMap<&str, usize> = HashMap::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
-            match first_of.entry(key(item)) {
+            let Some(key) = key(item) else {
+                continue;
+            };
+            match first_of.entry(key) {
                 Entry::Occupied(first) => found.push((index, *first.get())),
                 Entry::Vacant(slot) => {
                     slot.insert(index);
@@ -43,12 +51,25 @@ mod tests {
     #[test]
     fn short_and_long_lists_agree() {
         let short = ["a", "b", "a", "c", "b", "a"];
-        assert_eq!(repeats(&short, |s| s), vec![(2, 0), (4, 1), (5, 0)]);
+        assert_eq!(repeats(&short, |s| Some(s)), vec![(2, 0), (4, 1), (5, 0)]);
         let long: Vec<String> = (0..100).map(|i| (i % 40).to_string()).collect();
-        let found = repeats(&long, |s| s.as_str());
+        let found = repeats(&long, |s| Some(s.as_str()));
         assert_eq!(found.len(), 60);
         assert_eq!(found[0], (40, 0));
         assert_eq!(found[59], (99, 19));
-        assert!(repeats::<&str>(&[], |s| s).is_empty());
+        assert!(repeats::<&str>(&[], |s| Some(s)).is_empty());
+    }
+
+    #[test]
+    fn items_without_a_key_are_passed_over_in_short_and_long_lists() {
+        let short = ["a", "-", "a", "-"];
+        let keyed = |s: &&'static str| (*s != "-").then_some(*s);
+        assert_eq!(repeats(&short, keyed), vec![(2, 0)]);
+        let long: Vec<&str> = (0..40)
+            .map(|i| if i % 2 == 0 { "-" } else { "b" })
+            .collect();
+        let found = repeats(&long, keyed);
+        assert_eq!(found.len(), 19);
+        assert!(found.iter().all(|&(_, first)| first == 1));
     }
 }

@@ -41,7 +41,7 @@ impl Rule for DuplicateReqId {
     fn check_run(&self, run: &mut RunContext) {
         // The uses of each repeated value, by the index of its first use.
         let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, first) in repeats(run.req_ids, |use_| &*use_.fact.value) {
+        for (i, first) in repeats(run.req_ids, |use_| Some(&*use_.fact.value)) {
             groups.entry(first).or_insert_with(|| vec![first]).push(i);
         }
         let group_of: HashMap<usize, usize> = groups

@@ -497,6 +497,15 @@ impl<'a> Context<'a> {
                 .is_none_or(|(count, _)| (*count as usize) < self.per_rule)
     }
 
+    /// Whether a diagnostic of `rule` with no fix, reported now, would be kept
+    /// whole: [`Context::keeps`], and not in the fix engine's lint, which keeps only
+    /// its rule and place. Rules whose findings never carry a fix check it before
+    /// building a message (a line of a million calls: a million SL405 messages per
+    /// lint, each dropped).
+    pub fn keeps_fixless(&self, rule: &RuleMeta) -> bool {
+        self.fixless.is_none() && self.keeps(rule)
+    }
+
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.settle_last();

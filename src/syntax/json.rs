@@ -191,7 +191,7 @@ impl JsonNode {
     fn push_duplicate_keys<'a>(&'a self, duplicates: &mut Vec<&'a JsonMember>) {
         match &self.value {
             JsonValue::Object(members) if members.repeats_within => {
-                let repeated = crate::repeats::repeats(members, |member| member.key.as_str());
+                let repeated = crate::repeats::repeats(members, |member| Some(member.key.as_str()));
                 duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
                 for member in members {
                     member.value.push_duplicate_keys(duplicates);
@@ -342,7 +342,7 @@ fn key_bucket(key: &str) -> u32 {
 /// key buckets collide.
 #[cold]
 fn has_repeated_key(members: &[JsonMember]) -> bool {
-    !crate::repeats::repeats(members, |member| member.key.as_str()).is_empty()
+    !crate::repeats::repeats(members, |member| Some(member.key.as_str())).is_empty()
 }
 
 /// A strict RFC 8259 parser with a stack of open containers (no recursion).
