@@ -42,6 +42,29 @@ fn an_unterminated_fence_is_reported_and_its_content_still_linted() {
     assert_eq!(got[1], ("SL601", "Nope".to_string()));
 }
 
+/// A page ending in `>```` with no line break, in a fence that no block quote
+/// contains: that line is the fence's text, not its end (fuzzing found the lint
+/// panicking on it). It is linted as the payload it is, and the fence is
+/// reported as unclosed; `fmt` and `--fix` leave the page as it is.
+#[test]
+fn a_quote_marker_before_a_fence_at_the_end_of_a_page_is_text() {
+    let page = "```silp\nstart(x)\n> ```";
+    assert_eq!(
+        found(page),
+        [("SL001", "```silp".to_string()), ("SL001", ">".to_string()),]
+    );
+    assert_eq!(
+        formatted_and_fixed(page),
+        (page.to_string(), page.to_string())
+    );
+    let json = "```silp-json\n>```";
+    assert_eq!(found(json)[0], ("SL001", "```silp-json".to_string()));
+    assert_eq!(
+        formatted_and_fixed(json),
+        (json.to_string(), json.to_string())
+    );
+}
+
 #[test]
 fn crlf_pages_keep_exact_positions() {
     let page = "# T\r\n\r\n```silp\r\nbegin(x)\r\n```\r\n";

@@ -77,8 +77,16 @@ pub fn fences(text: &str) -> Vec<Fence> {
                     let last_line_start = line_around(text, range.end).start;
                     let closing = &text[last_line_start..range.end];
                     let marker = text[range.start..].chars().next().unwrap_or('`');
-                    fence.closed =
-                        last_line_start > range.start && is_closing_fence(closing, marker);
+                    // A closing fence is never the block's text: a last line that is
+                    // (`>```` ending a page, in a block that no quote contains) only
+                    // looks like one.
+                    let last_line_is_text = fence
+                        .lines
+                        .last()
+                        .is_some_and(|line| line.start >= last_line_start);
+                    fence.closed = last_line_start > range.start
+                        && !last_line_is_text
+                        && is_closing_fence(closing, marker);
                     if fence.closed {
                         fence.content.end = last_line_start.max(fence.content.start);
                     }
@@ -162,6 +170,24 @@ mod tests {
         assert!(fences("<div>\n```silp\nbegin(x)\n```\n</div>\n").is_empty());
         assert!(fences("```silp `x`\nbegin(x)\n```\n").is_empty());
         assert!(fences("    ```silp\n    begin(x)\n    ```\n").is_empty());
+    }
+
+    /// Found by fuzzing: the last line `>```` of a page without a final line
+    /// break, in a fence no block quote contains, is the fence's text. Taken for a
+    /// closing fence, it ended the content before the line, and reading the
+    /// region's text panicked.
+    #[test]
+    fn a_last_line_that_only_looks_like_a_closing_fence_is_text() {
+        for page in ["```silp-json\n>```", "```silp\nbegin(x)\n> ```"] {
+            let found = fences(page);
+            assert!(!found[0].closed, "{page:?}");
+            let last = found[0].lines.last().unwrap();
+            assert!(found[0].content.end >= last.end, "{page:?}");
+        }
+        let quoted = "> ```silp\n> begin(x)\n> ```";
+        let found = fences(quoted);
+        assert!(found[0].closed);
+        assert_eq!(line_texts(quoted, &found[0]), ["begin(x)"]);
     }
 
     #[test]
