@@ -42,7 +42,7 @@ fn an_unterminated_fence_is_reported_and_its_content_still_linted() {
     assert_eq!(got[1], ("SL601", "Nope".to_string()));
 }
 
-/// A page ending in `>```` with no line break, in a fence that no block quote
+/// A page ending in `` >``` `` with no line break, in a fence that no block quote
 /// contains: that line is the fence's text, not its end (fuzzing found the lint
 /// panicking on it). It is linted as the payload it is, and the fence is
 /// reported as unclosed; `fmt` and `--fix` leave the page as it is.

@@ -78,7 +78,7 @@ pub fn fences(text: &str) -> Vec<Fence> {
                     let closing = &text[last_line_start..range.end];
                     let marker = text[range.start..].chars().next().unwrap_or('`');
                     // A closing fence is never the block's text: a last line that is
-                    // (`>```` ending a page, in a block that no quote contains) only
+                    // (`` >``` `` ending a page, in a block that no quote contains) only
                     // looks like one.
                     let last_line_is_text = fence
                         .lines
@@ -172,7 +172,7 @@ mod tests {
         assert!(fences("    ```silp\n    begin(x)\n    ```\n").is_empty());
     }
 
-    /// Found by fuzzing: the last line `>```` of a page without a final line
+    /// Found by fuzzing: the last line `` >``` `` of a page without a final line
     /// break, in a fence no block quote contains, is the fence's text. Taken for a
     /// closing fence, it ended the content before the line, and reading the
     /// region's text panicked.
