@@ -174,6 +174,76 @@ impl Fix {
     }
 }
 
+/// A diagnostic's fix as the fix engine holds it: the rule, where the diagnostic
+/// is, and the edits, without the messages. A line of a million calls needs a
+/// million fixes at once; a fix of one edit, nearly every fix, holds it inline,
+/// so each takes a quarter of its diagnostic's memory and no allocation but its
+/// replacement text.
+#[derive(Clone, Debug)]
+pub struct PendingFix {
+    pub rule: &'static RuleMeta,
+    /// The diagnostic's span: suppressions match its start, and fixes are taken
+    /// in its order.
+    pub span: Span,
+    pub applicability: Applicability,
+    edits: PendingEdits,
+}
+
+/// A fix's edits: one inline, or several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PendingEdits {
+    One(Edit),
+    Many(Vec<Edit>),
+}
+
+impl PendingFix {
+    /// The fix of `diagnostic`, if it has one.
+    pub fn of(diagnostic: Diagnostic) -> Option<PendingFix> {
+        let fix = diagnostic.fix?;
+        let Fix {
+            applicability,
+            mut edits,
+            ..
+        } = *fix;
+        let edits = match edits.pop() {
+            Some(edit) if edits.is_empty() => PendingEdits::One(edit),
+            Some(edit) => {
+                edits.push(edit);
+                PendingEdits::Many(edits)
+            }
+            None => PendingEdits::Many(edits),
+        };
+        Some(PendingFix {
+            rule: diagnostic.rule,
+            span: diagnostic.span,
+            applicability,
+            edits,
+        })
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.rule.code
+    }
+
+    pub fn edits(&self) -> &[Edit] {
+        match &self.edits {
+            PendingEdits::One(edit) => std::slice::from_ref(edit),
+            PendingEdits::Many(edits) => edits,
+        }
+    }
+}
+
+impl PartialEq for PendingFix {
+    fn eq(&self, other: &PendingFix) -> bool {
+        self.rule.code == other.rule.code
+            && self.span == other.span
+            && self.applicability == other.applicability
+            && self.edits == other.edits
+    }
+}
+
+impl Eq for PendingFix {}
+
 /// Another place that explains a diagnostic (e.g. the first use of a duplicated id).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
@@ -266,6 +336,49 @@ impl Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fix engine's copy of a fix keeps what applying and checking it needs:
+    /// the rule, the diagnostic's span, the applicability and every edit in order.
+    #[test]
+    fn a_pending_fix_keeps_the_rule_place_and_edits_of_its_diagnostic() {
+        static RULE: RuleMeta = RuleMeta {
+            id: RuleId::new(0),
+            code: "SL104",
+            name: "function-name-case",
+            severity: Severity::Error,
+            doc: "",
+            protocol_error: None,
+        };
+        let rule = &RULE;
+        let diagnostic = |fix: Option<Fix>| Diagnostic {
+            rule,
+            severity: Severity::Error,
+            message: "function name `Start` is not lower case".to_string(),
+            help: None,
+            span: 3..8,
+            fix: fix.map(Box::new),
+            related: Vec::new(),
+        };
+        assert!(PendingFix::of(diagnostic(None)).is_none());
+        let one = vec![Edit::replace(3..8, "start")];
+        let many = vec![
+            Edit::delete(0..1),
+            Edit::insert(4, "x"),
+            Edit::delete(9..10),
+        ];
+        for (fix, edits) in [
+            (Fix::safe("lower-case", one.clone()), one),
+            (Fix::unsafe_("several", many.clone()), many),
+            (Fix::safe("none", Vec::new()), Vec::new()),
+        ] {
+            let applicability = fix.applicability;
+            let pending = PendingFix::of(diagnostic(Some(fix))).unwrap();
+            assert_eq!(pending.code(), "SL104");
+            assert_eq!(pending.span, 3..8);
+            assert_eq!(pending.applicability, applicability);
+            assert_eq!(pending.edits(), &edits[..]);
+        }
+    }
 
     #[test]
     fn edits_off_char_boundaries_are_ignored() {

@@ -14,7 +14,7 @@
 //! [`MEANING_PRESERVING`]). A round that fails the check is refused: the whole file
 //! is left as it was and the reason is returned.
 
-use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, Fix};
+use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Edit, PendingFix};
 use crate::lint::{lint_text_for_fixes, FixLint};
 use crate::meaning::{payload_meanings, PayloadMeaning};
 use crate::settings::Settings;
@@ -36,7 +36,7 @@ pub const MAX_ROUNDS: usize = 10;
 pub const MEANING_PRESERVING: [&str; 4] = ["SL104", "SL408", "SL504", "SL505"];
 
 /// Whether a fix of this applicability may be applied.
-fn allowed(fix: &Fix, unsafe_fixes: bool) -> bool {
+fn allowed(fix: &PendingFix, unsafe_fixes: bool) -> bool {
     fix.applicability == Applicability::Safe || unsafe_fixes
 }
 
@@ -133,7 +133,7 @@ fn fix_in_pieces(
 }
 
 /// [`fix_text`] with the linting step given (what a test supplies): `lint(text,
-/// meanings)` returns the diagnostics of a text of `kind` that carry a fix, and
+/// meanings)` returns the fixes of the diagnostics of a text of `kind`, and
 /// with `meanings` what each payload means, as [`lint_text_for_fixes`] does. A
 /// lint that gives no meanings when asked leaves the engine to parse for them.
 ///
@@ -191,22 +191,22 @@ fn fix_rounds(
         if given_up() {
             return None;
         }
-        let mut diagnostics = std::mem::take(&mut current_fixes);
+        let mut fixes = std::mem::take(&mut current_fixes);
         let text: &str = &current_text;
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
         let mut keys: Option<Vec<FixKey>> = None;
         if !refused_fixes.is_empty() {
-            let all_keys = fix_keys(text, &diagnostics);
-            let (kept, kept_keys) = diagnostics
+            let all_keys = fix_keys(text, &fixes);
+            let (kept, kept_keys) = fixes
                 .into_iter()
                 .zip(all_keys)
                 .filter(|(_, key)| !refused_fixes.contains(key))
                 .unzip();
-            diagnostics = kept;
+            fixes = kept;
             keys = Some(kept_keys);
         }
-        let mut chosen = choose(text, &diagnostics, unsafe_fixes);
+        let mut chosen = choose(text, &fixes, unsafe_fixes);
         // A round with no fix to apply needs no meaning check (a clean file).
         let before = current_meanings
             .take()
@@ -217,10 +217,7 @@ fn fix_rounds(
             let Some(before) = before.as_deref().filter(|_| !chosen.is_empty()) else {
                 break None;
             };
-            let mut edits: Vec<&Edit> = chosen
-                .iter()
-                .flat_map(|d| d.fix.iter().flat_map(|f| &f.edits))
-                .collect();
+            let mut edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits()).collect();
             sort_by_position(&mut edits, |e| &e.span);
             let next = apply_edits(text, &edits);
             drop(edits);
@@ -239,15 +236,14 @@ fn fix_rounds(
                         return None;
                     }
                     let refused_places = Refused::new(&refusals);
-                    let (mut bad, mut good): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
-                        chosen.iter().partition(|d| refused_places.touched_by(d));
+                    let (mut bad, mut good): (Vec<&PendingFix>, Vec<&PendingFix>) =
+                        chosen.iter().partition(|f| refused_places.touched_by(f));
                     if bad.is_empty() {
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
                     }
-                    let keys = keys.get_or_insert_with(|| fix_keys(text, &diagnostics));
-                    refused_fixes
-                        .extend(bad.iter().map(|&d| keys[index_in(&diagnostics, d)].clone()));
+                    let keys = keys.get_or_insert_with(|| fix_keys(text, &fixes));
+                    refused_fixes.extend(bad.iter().map(|&f| keys[index_in(&fixes, f)].clone()));
                     refused.extend(refusals.into_iter().map(|refusal| refusal.message));
                     chosen = good;
                 }
@@ -267,8 +263,8 @@ fn fix_rounds(
             break;
         };
         applied += chosen.len();
-        for diagnostic in &chosen {
-            *by_rule.entry(diagnostic.code()).or_insert(0) += 1;
+        for fix in &chosen {
+            *by_rule.entry(fix.code()).or_insert(0) += 1;
         }
         current_text = next;
         current_meanings = Some(after);
@@ -288,31 +284,31 @@ fn fix_rounds(
 }
 
 /// What identifies a fix from one round's lint to the next: spans move as other
-/// fixes apply; the rule, the message, each edit with the text it replaces, and
-/// the how-manieth such fix of the file it is do not. (Without that count, one
+/// fixes apply; the rule, each edit with the text it replaces, and the
+/// how-manieth such fix of the file it is do not. (Without that count, one
 /// refused deletion of a character would hold back the same deletion everywhere
 /// else in the file until the next run.)
 type FixKey = (SameFix, usize);
 
-/// A fix's rule, message and edits (each with the text it replaces).
-type SameFix = (&'static str, String, Vec<(String, String)>);
+/// A fix's rule and edits (each with the text it replaces): two fixes alike in
+/// these make the same change, whatever their diagnostics say.
+type SameFix = (&'static str, Vec<(String, String)>);
 
-/// The key of each diagnostic of one round (in position order, each with a fix).
-fn fix_keys(text: &str, diagnostics: &[Diagnostic]) -> Vec<FixKey> {
+/// The key of each fix of one round (in position order).
+fn fix_keys(text: &str, fixes: &[PendingFix]) -> Vec<FixKey> {
     let mut seen: HashMap<SameFix, usize> = HashMap::new();
-    diagnostics
+    fixes
         .iter()
-        .map(|diagnostic| {
-            let edits = diagnostic
-                .fix
+        .map(|fix| {
+            let edits = fix
+                .edits()
                 .iter()
-                .flat_map(|f| &f.edits)
                 .map(|e| {
                     let replaced = text.get(e.span.clone()).unwrap_or_default();
                     (replaced.to_string(), e.content.clone())
                 })
                 .collect();
-            let fix = (diagnostic.code(), diagnostic.message.clone(), edits);
+            let fix = (fix.code(), edits);
             let count = seen.entry(fix.clone()).or_insert(0);
             *count += 1;
             (fix, *count)
@@ -353,10 +349,10 @@ impl Refused {
         }
     }
 
-    /// Whether one of a diagnostic's fix edits touches a refused place (shares a
-    /// byte with it or meets it).
-    fn touched_by(&self, diagnostic: &Diagnostic) -> bool {
-        diagnostic.fix.iter().flat_map(|f| &f.edits).any(|e| {
+    /// Whether one of a fix's edits touches a refused place (shares a byte with
+    /// it or meets it).
+    fn touched_by(&self, fix: &PendingFix) -> bool {
+        fix.edits().iter().any(|e| {
             // Of the places starting by the edit's end, one reaches its start.
             let starting_by_its_end = self.spans.partition_point(|s| s.start <= e.span.end);
             starting_by_its_end
@@ -366,25 +362,24 @@ impl Refused {
     }
 }
 
-/// The diagnostics whose fixes are applied this round: allowed, with valid edits,
-/// and not overlapping or touching an earlier one (those wait for the next round).
-fn choose<'d>(
-    text: &str,
-    diagnostics: &'d [Diagnostic],
-    unsafe_fixes: bool,
-) -> Vec<&'d Diagnostic> {
-    let mut candidates: Vec<(Span, &Diagnostic)> = diagnostics
+/// The fixes applied this round: allowed, with valid edits, and not overlapping
+/// or touching an earlier one (those wait for the next round).
+fn choose<'f>(text: &str, fixes: &'f [PendingFix], unsafe_fixes: bool) -> Vec<&'f PendingFix> {
+    let mut candidates: Vec<(Span, &PendingFix)> = fixes
         .iter()
-        .filter_map(|d| {
-            let fix = d.fix.as_ref().filter(|f| allowed(f, unsafe_fixes))?;
-            if !fix.edits.iter().all(|e| is_valid_span(text, &e.span)) {
+        .filter_map(|fix| {
+            if !allowed(fix, unsafe_fixes) {
+                return None;
+            }
+            let edits = fix.edits();
+            if !edits.iter().all(|e| is_valid_span(text, &e.span)) {
                 return None;
             }
             // Nearly every fix is one edit: its span, with no list to sort.
-            if let [edit] = &fix.edits[..] {
-                return Some((edit.span.clone(), d));
+            if let [edit] = edits {
+                return Some((edit.span.clone(), fix));
             }
-            let mut spans: Vec<&Span> = fix.edits.iter().map(|e| &e.span).collect();
+            let mut spans: Vec<&Span> = edits.iter().map(|e| &e.span).collect();
             if spans.is_empty() {
                 return None;
             }
@@ -398,18 +393,18 @@ fn choose<'d>(
             }
             let start = spans.first().map_or(0, |s| s.start);
             let end = spans.iter().map(|s| s.end).max().unwrap_or(start);
-            Some((start..end, d))
+            Some((start..end, fix))
         })
         .collect();
     sort_by_position(&mut candidates, |(span, _)| span);
     let mut chosen = Vec::new();
     let mut last_end: Option<usize> = None;
-    for (span, diagnostic) in candidates {
+    for (span, fix) in candidates {
         if last_end.is_some_and(|end| span.start <= end) {
             continue;
         }
         last_end = Some(span.end);
-        chosen.push(diagnostic);
+        chosen.push(fix);
     }
     chosen
 }
@@ -515,27 +510,17 @@ fn verify(
     old_text: &str,
     before: &[PayloadMeaning],
     after: &[PayloadMeaning],
-    chosen: &[&Diagnostic],
+    chosen: &[&PendingFix],
 ) -> Result<(), Vec<Refusal>> {
-    let map = OffsetMap::new(
-        chosen
-            .iter()
-            .flat_map(|d| d.fix.iter().flat_map(|f| &f.edits))
-            .collect(),
-    );
+    let map = OffsetMap::new(chosen.iter().flat_map(|f| f.edits()).collect());
     // The chosen fixes' edits, sorted and not overlapping, so those touching a
     // payload are one run of them, found by binary search.
-    let mut edits: Vec<(&Span, &Diagnostic)> = chosen
+    let mut edits: Vec<(&Span, &PendingFix)> = chosen
         .iter()
-        .flat_map(|d| {
-            d.fix
-                .iter()
-                .flat_map(|f| &f.edits)
-                .map(move |e| (&e.span, *d))
-        })
+        .flat_map(|f| f.edits().iter().map(move |e| (&e.span, *f)))
         .collect();
     sort_by_position(&mut edits, |(span, _)| span);
-    let touching = |span: &Span| -> Vec<&Diagnostic> {
+    let touching = |span: &Span| -> Vec<&PendingFix> {
         let first = edits.partition_point(|(e, _)| e.end < span.start);
         edits[first..]
             .iter()
@@ -543,8 +528,8 @@ fn verify(
             .map(|(_, d)| *d)
             .collect()
     };
-    let codes = |diagnostics: &[&Diagnostic]| {
-        let mut codes: Vec<&str> = diagnostics.iter().map(|d| d.code()).collect();
+    let codes = |fixes: &[&PendingFix]| {
+        let mut codes: Vec<&str> = fixes.iter().map(|f| f.code()).collect();
         codes.sort_unstable();
         codes.dedup();
         if codes.is_empty() {
@@ -601,11 +586,9 @@ fn verify(
                 if was == is {
                     continue;
                 }
-                let may_change = touching(&b.span).iter().any(|d| {
-                    d.fix.as_ref().is_some_and(|f| {
-                        f.applicability == Applicability::Unsafe
-                            || !MEANING_PRESERVING.contains(&d.code())
-                    })
+                let may_change = touching(&b.span).iter().any(|f| {
+                    f.applicability == Applicability::Unsafe
+                        || !MEANING_PRESERVING.contains(&f.code())
                 });
                 if !may_change {
                     refuse(
@@ -669,6 +652,7 @@ pub fn verify_same_meaning(old: &str, new: &str, kind: FileKind) -> Result<(), S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::{Diagnostic, Fix};
 
     #[test]
     fn overlapping_fixes_wait_for_the_next_round() {
@@ -754,11 +738,12 @@ mod tests {
                         fix: Some(Box::new(fix)),
                         related: Vec::new(),
                     };
+                    let fix = PendingFix::of(diagnostic).unwrap();
                     let scanned = refused
                         .iter()
                         .any(|span| edit.span.start <= span.end && edit.span.end >= span.start);
                     assert_eq!(
-                        index.touched_by(&diagnostic),
+                        index.touched_by(&fix),
                         scanned,
                         "{:?} against {refused:?}",
                         edit.span

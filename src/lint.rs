@@ -2,7 +2,7 @@
 //! files with [`lint_text`] then [`cross_file`]; the language server does the same
 //! over open documents, so the two cannot disagree.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, PendingFix};
 use crate::ir::{from_code, from_json, Ir};
 use crate::meaning::{
     code_meaning, document_meanings, item_meanings, silp_meaning, PayloadMeaning,
@@ -35,6 +35,9 @@ pub struct FileLint {
     /// What each payload means, in file order, when the walk gathers it (the fix
     /// engine's lint of a round's result: see [`lint_text_for_fixes`]).
     pub meanings: Option<Vec<PayloadMeaning>>,
+    /// In the fix engine's lint, the fix of each diagnostic with one, in position
+    /// order (the diagnostics themselves are not kept).
+    pub fixes: Vec<PendingFix>,
 }
 
 /// Lints one file's text as `kind`. A line-oriented file is linted a line at a
@@ -102,8 +105,8 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
 /// What the fix engine's lint of a text finds.
 #[derive(Debug)]
 pub struct FixLint {
-    /// The diagnostics with a fix, in position order.
-    pub fixes: Vec<Diagnostic>,
+    /// The fixes of the diagnostics with one, in position order.
+    pub fixes: Vec<PendingFix>,
     /// What each payload of the text means ([`crate::meaning::payload_meanings`]),
     /// when asked for.
     pub meanings: Option<Vec<PayloadMeaning>>,
@@ -129,8 +132,9 @@ pub fn lint_text_for_fixes(
         Gather::Diagnostics
     };
     let linted = walk_text(text, kind, ctx, &rules, gather);
+    debug_assert!(linted.diagnostics.is_empty());
     FixLint {
-        fixes: linted.diagnostics,
+        fixes: linted.fixes,
         meanings: linted.meanings,
     }
 }
@@ -219,6 +223,16 @@ pub fn sort_and_dedup(diagnostics: &mut Vec<Diagnostic>) {
     }
     diagnostics
         .dedup_by(|a, b| a.span == b.span && a.rule.code == b.rule.code && a.message == b.message);
+}
+
+/// Sorts fixes as [`sort_and_dedup`] sorts their diagnostics, dropping exact
+/// repeats.
+fn sort_and_dedup_fixes(fixes: &mut Vec<PendingFix>) {
+    let key = |f: &PendingFix| (f.span.start, f.span.end, f.rule.code);
+    if !fixes.is_sorted_by(|a, b| key(a) <= key(b)) {
+        fixes.sort_by(|a, b| key(a).cmp(&key(b)));
+    }
+    fixes.dedup();
 }
 
 /// The `req_id` values a file's bytes may write, hashed, found by scanning for the
@@ -415,12 +429,13 @@ impl<'r, 'a> Linter<'r, 'a> {
     fn finish(mut self, text: &str) -> FileLint {
         self.apply_suppressions();
         let Linter {
-            ctx,
+            mut ctx,
             req_ids,
             meanings,
             ..
         } = self;
         let capped = ctx.capped();
+        let mut fixes = ctx.take_fixes();
         let mut diagnostics = ctx.into_diagnostics();
         let req_ids = req_ids.unwrap_or_default();
         let req_ids = if req_ids.is_empty() {
@@ -436,11 +451,13 @@ impl<'r, 'a> Linter<'r, 'a> {
                 .collect()
         };
         sort_and_dedup(&mut diagnostics);
+        sort_and_dedup_fixes(&mut fixes);
         FileLint {
             diagnostics,
             req_ids,
             capped,
             meanings,
+            fixes,
         }
     }
 
@@ -939,8 +956,8 @@ mod tests {
                 };
                 let shown = |lint: FileLint| {
                     format!(
-                        "{:?} {:?} {} {:?}",
-                        lint.diagnostics, lint.req_ids, lint.capped, lint.meanings
+                        "{:?} {:?} {:?} {} {:?}",
+                        lint.diagnostics, lint.fixes, lint.req_ids, lint.capped, lint.meanings
                     )
                 };
                 let whole = walk(usize::MAX);
@@ -979,24 +996,19 @@ mod tests {
                 };
                 let text = std::fs::read_to_string(&path).unwrap();
                 let with_fix = |diagnostics: Vec<Diagnostic>| -> Vec<_> {
-                    diagnostics
-                        .into_iter()
-                        .filter(|d| d.fix.is_some())
-                        .map(|d| (d.code(), d.span, d.message, d.fix))
-                        .collect()
+                    diagnostics.into_iter().filter_map(PendingFix::of).collect()
                 };
                 let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
                 let for_fixes = lint_text_for_fixes(&text, kind, &settings, false);
-                assert!(for_fixes.fixes.iter().all(|d| d.fix.is_some()), "{path:?}");
                 assert!(for_fixes.meanings.is_none(), "{path:?}");
-                assert_eq!(with_fix(for_fixes.fixes), reported, "{path:?}");
+                assert_eq!(for_fixes.fixes, reported, "{path:?}");
                 // Asked for meanings, it finds the same fixes and the meanings a
                 // parse of its own finds.
                 let with_meanings = lint_text_for_fixes(&text, kind, &settings, true);
                 let meanings = payload_meanings(&text, kind);
                 assert!(!meanings.is_empty(), "{path:?}");
                 assert_eq!(with_meanings.meanings, Some(meanings), "{path:?}");
-                assert_eq!(with_fix(with_meanings.fixes), reported, "{path:?}");
+                assert_eq!(with_meanings.fixes, reported, "{path:?}");
                 files += 1;
                 fixes += reported.len();
             }

@@ -183,6 +183,7 @@ fn window_relint(
             req_ids: previous.req_ids.clone(),
             capped: false,
             meanings: None,
+            fixes: Vec::new(),
         });
     }
     let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
@@ -278,6 +279,7 @@ fn window_relint(
         req_ids,
         capped: false,
         meanings: None,
+        fixes: Vec::new(),
     })
 }
 

@@ -6,7 +6,7 @@
 mod reference_suite;
 
 use proptest::prelude::*;
-use silp_lint::diagnostics::{Diagnostic, Edit, Fix};
+use silp_lint::diagnostics::{Diagnostic, Edit, Fix, PendingFix};
 use silp_lint::fix::{fix_text, fix_with};
 use silp_lint::format::{format_silp_line, format_slip_line, format_text};
 use silp_lint::lint::lint_text;
@@ -22,7 +22,7 @@ use std::process::{Command, Output};
 /// meanings, it gives none, and the engine parses for them itself.
 fn given(lint: &impl Fn(&str) -> Vec<Diagnostic>) -> impl Fn(&str, bool) -> FixLint + '_ {
     move |text, _| FixLint {
-        fixes: lint(text),
+        fixes: lint(text).into_iter().filter_map(PendingFix::of).collect(),
         meanings: None,
     }
 }

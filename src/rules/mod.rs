@@ -52,7 +52,7 @@ mod unsupported_version;
 mod unused_suppression;
 mod zero_width_character;
 
-use crate::diagnostics::{Diagnostic, Fix, Related, RuleMeta, Severity};
+use crate::diagnostics::{Diagnostic, Fix, PendingFix, Related, RuleMeta, Severity};
 use crate::ir::Ir;
 use crate::settings::Settings;
 use crate::source::Span;
@@ -308,6 +308,9 @@ pub struct Context<'a> {
     /// suppression it may use: a line of a million calls reports a million of
     /// those beside its million fixes.
     fixless: Option<Vec<(&'static RuleMeta, usize)>>,
+    /// In a context for the fix engine: the fix of each diagnostic reported with
+    /// one, without its messages (a million of them at once for that line).
+    fixes: Vec<PendingFix>,
 }
 
 impl<'a> Context<'a> {
@@ -324,12 +327,14 @@ impl<'a> Context<'a> {
             a2a: false,
             counted: None,
             fixless: None,
+            fixes: Vec::new(),
         }
     }
 
-    /// The context the fix engine lints with: it keeps every diagnostic with a fix,
-    /// past [`MAX_PER_RULE`] too, so one run fixes a file however many fixes it
-    /// needs, and of the others only what suppressions are matched by.
+    /// The context the fix engine lints with: it keeps the fix of every diagnostic
+    /// with one ([`Context::take_fixes`]), past [`MAX_PER_RULE`] too, so one run
+    /// fixes a file however many fixes it needs, and of the others only what
+    /// suppressions are matched by.
     pub fn for_fixes(text: &'a str, settings: &'a Settings) -> Context<'a> {
         Context {
             per_rule: usize::MAX,
@@ -338,21 +343,31 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// In a context for the fix engine, moves the last diagnostic out when it
-    /// has no fix: called before another is recorded, once its own fix could no
-    /// longer be attached.
+    /// In a context for the fix engine, moves the last diagnostic out, keeping
+    /// only its fix, or when it has none its rule and start: called before another
+    /// is recorded, once its own fix could no longer be attached.
     fn settle_last(&mut self) {
         let Some(fixless) = &mut self.fixless else {
             return;
         };
-        if self.diagnostics.last().is_some_and(|d| d.fix.is_none()) {
-            if let Some(diagnostic) = self.diagnostics.pop() {
-                if let Some(counted) = &mut self.counted {
-                    counted.pop();
-                }
-                fixless.push((diagnostic.rule, diagnostic.span.start));
-            }
+        let Some(diagnostic) = self.diagnostics.pop() else {
+            return;
+        };
+        if let Some(counted) = &mut self.counted {
+            counted.pop();
         }
+        let (rule, start) = (diagnostic.rule, diagnostic.span.start);
+        match PendingFix::of(diagnostic) {
+            Some(fix) => self.fixes.push(fix),
+            None => fixless.push((rule, start)),
+        }
+    }
+
+    /// In a context for the fix engine, the fix of every diagnostic reported with
+    /// one, in the order reported.
+    pub fn take_fixes(&mut self) -> Vec<PendingFix> {
+        self.settle_last();
+        std::mem::take(&mut self.fixes)
     }
 
     /// A context whose diagnostics will all be moved onto one span: it keeps one
@@ -524,6 +539,7 @@ impl<'a> Context<'a> {
         if let Some(fixless) = &mut self.fixless {
             fixless.retain(|&(rule, start)| keep(rule, start));
         }
+        self.fixes.retain(|fix| keep(fix.rule, fix.span.start));
     }
 
     /// The diagnostics, with one more for each rule that reported past
@@ -564,6 +580,7 @@ impl<'a> Context<'a> {
             a2a: self.a2a,
             counted: Some(Vec::new()),
             fixless: self.fixless.as_ref().map(|_| Vec::new()),
+            fixes: Vec::new(),
         }
     }
 
@@ -591,6 +608,7 @@ impl<'a> Context<'a> {
         if let (Some(fixless), Some(more)) = (&mut self.fixless, piece.fixless) {
             fixless.extend(more);
         }
+        self.fixes.extend(piece.fixes);
         let counted = piece.counted.unwrap_or_default();
         for (i, diagnostic) in piece.diagnostics.into_iter().enumerate() {
             if counted.get(i).copied().unwrap_or(false) {
