@@ -221,6 +221,22 @@ impl PendingFix {
         })
     }
 
+    /// The fix of `diagnostic`, if it has one, copied: for a diagnostic a report
+    /// keeps as well.
+    pub fn copied_from(diagnostic: &Diagnostic) -> Option<PendingFix> {
+        let fix = diagnostic.fix.as_deref()?;
+        let edits = match &fix.edits[..] {
+            [edit] => PendingEdits::One(edit.clone()),
+            edits => PendingEdits::Many(edits.to_vec()),
+        };
+        Some(PendingFix {
+            rule: diagnostic.rule,
+            span: diagnostic.span.clone(),
+            applicability: fix.applicability,
+            edits,
+        })
+    }
+
     pub fn code(&self) -> &'static str {
         self.rule.code
     }

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// One linted file, handed to the front end as soon as it is linted.
@@ -95,7 +96,9 @@ impl Input {
 /// Lints `paths` (and `stdin`, when given), each file with the settings of its
 /// configuration, and hands each file to `render` as soon as it is linted (on the
 /// worker threads) and what it returns to `emit`, in path order (on this thread).
-/// No paths and no standard input lints the current directory.
+/// No paths and no standard input lints the current directory. A file in
+/// `fixed` (what `check --fix` wrote) whose text is still the one written is not
+/// linted again: the fix engine's last lint found its report.
 ///
 /// The cross-file rule (SL303, duplicate `req_id`s) is settled first: a scan
 /// without parsing finds the values each file may write, and only files holding a
@@ -105,6 +108,7 @@ pub fn check<R: Send>(
     paths: &[String],
     stdin: Option<StdinSource>,
     options: &CheckOptions,
+    fixed: FixedReports,
     render: impl Fn(&CheckedFile) -> R + Sync,
     mut emit: impl FnMut(R),
 ) -> CheckRun {
@@ -153,10 +157,18 @@ pub fn check<R: Send>(
         }
     }
     let cross_file = duplicate_req_ids(&inputs);
+    let fixed = std::sync::Mutex::new(fixed);
     let lint_input = |index: usize, input: &Input| -> Result<(R, Tally), String> {
         let settings = input.settings.as_ref().map_err(Clone::clone)?;
         let text = input.text()?;
-        let mut diagnostics = lint_text_diagnostics(&text, input.kind, settings);
+        let known = match fixed.lock() {
+            Ok(mut fixed) if !fixed.is_empty() => fixed.remove(&input.path),
+            _ => None,
+        };
+        let mut diagnostics = match known.filter(|known| known.text_hash == text_hash(&text)) {
+            Some(known) => known.diagnostics,
+            None => lint_text_diagnostics(&text, input.kind, settings),
+        };
         if let Some(found) = cross_file.get(&index) {
             diagnostics.extend(found.iter().cloned());
             sort_and_dedup(&mut diagnostics);
@@ -392,7 +404,7 @@ fn scan_req_ids(input: &Input, buffer: &mut Vec<u8>) -> Option<Vec<u64>> {
 }
 
 /// What `check --fix` did to one file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct FixedFile {
     pub path: String,
     /// How many diagnostics' fixes were applied and written.
@@ -401,6 +413,28 @@ pub struct FixedFile {
     pub by_rule: BTreeMap<&'static str, usize>,
     /// Fixes the meaning check refused (the file's other fixes were applied).
     pub refused: Vec<String>,
+    /// What a report of the written text lists, when the fix engine's last lint
+    /// gave it.
+    pub report: Option<FixedReport>,
+}
+
+/// What a report of a text the fix engine wrote lists, for `check --fix` to
+/// report without linting the file again when it reads that text back.
+#[derive(Debug)]
+pub struct FixedReport {
+    /// [`text_hash`] of the text written.
+    text_hash: u64,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The reports of the files `check --fix` wrote, by path.
+pub type FixedReports = HashMap<String, FixedReport>;
+
+/// A hash of a file's text, to tell the text the fix engine wrote from the text
+/// `check` reads back (another program may change the file in between).
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(text)
 }
 
 /// What `fmt` did (or, with `check`, would do) to one file.
@@ -424,6 +458,14 @@ pub type FixRun = RewriteRun<FixedFile>;
 pub type FormatRun = RewriteRun<FormattedFile>;
 
 impl FixRun {
+    /// Takes the reports of the files written, for [`check`].
+    pub fn take_reports(&mut self) -> FixedReports {
+        self.files
+            .iter_mut()
+            .filter_map(|file| Some((file.path.clone(), file.report.take()?)))
+            .collect()
+    }
+
     /// How many diagnostics were fixed, over all files.
     pub fn applied(&self) -> usize {
         self.files.iter().map(|f| f.applied).sum()
@@ -490,11 +532,17 @@ fn rewrite_each<T: Send>(
     run
 }
 
+/// How many diagnostics of the reports of written files `check --fix` holds for
+/// its report at most (a few MiB): past them, a written file is linted again for
+/// its report, so the run's memory does not grow with the library.
+const HELD_REPORT_DIAGNOSTICS: usize = 25_000;
+
 /// Applies the fixes of every file under `paths` in place. Only files that change
 /// are written, each atomically and only when unchanged since it was read (see
 /// [`write_atomic`]). Each file is linted with the settings of its configuration,
 /// as `check` does.
 pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -> FixRun {
+    let held = std::sync::atomic::AtomicUsize::new(0);
     let mut run = rewrite_each(options.walk(paths), |file| {
         let settings = options
             .resolver
@@ -507,11 +555,22 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
             return Ok(None);
         }
         write_atomic(&file.path, &source, &fixed.text)?;
+        let report = fixed
+            .report
+            .filter(|diagnostics| {
+                let before = held.fetch_add(diagnostics.len(), Ordering::Relaxed);
+                before + diagnostics.len() <= HELD_REPORT_DIAGNOSTICS
+            })
+            .map(|diagnostics| FixedReport {
+                text_hash: text_hash(&fixed.text),
+                diagnostics,
+            });
         Ok(Some(FixedFile {
             path: file.path.clone(),
             applied: fixed.applied,
             by_rule: fixed.by_rule,
             refused: fixed.refused,
+            report,
         }))
     });
     for file in &run.files {
@@ -555,6 +614,47 @@ pub fn format_paths(paths: &[String], options: &CheckOptions, check: bool) -> Fo
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A report the fix engine gave for a file is used only while the file still
+    /// holds the text it was found for; otherwise the file is linted.
+    #[test]
+    fn a_fixed_file_is_reported_from_its_last_lint_only_while_its_text_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.silp");
+        let text = "Begin(x)\n";
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let options = CheckOptions {
+            resolver: Arc::new(Resolver::discover(Default::default())),
+            force_exclude: false,
+        };
+        // An empty report, as though the fix engine had found nothing to report.
+        let reported = |written: &str| {
+            let fixed = FixedReports::from([(
+                path.clone(),
+                FixedReport {
+                    text_hash: text_hash(written),
+                    diagnostics: Vec::new(),
+                },
+            )]);
+            let run = check(
+                std::slice::from_ref(&path),
+                None,
+                &options,
+                fixed,
+                |_| (),
+                |()| {},
+            );
+            assert!(run.errors.is_empty(), "{:?}", run.errors);
+            run.tally.total()
+        };
+        assert_eq!(reported(text), 0, "the report given is used");
+        assert_eq!(
+            reported("begin(x)\n"),
+            2,
+            "another text is linted: SL101, SL104"
+        );
+    }
 
     /// Items taking different times are handed on in order, each once, and none
     /// is started [`FILES_AHEAD`] or more past the first not yet handed on.

@@ -14,8 +14,9 @@
 //! [`MEANING_PRESERVING`]). A round that fails the check is refused: the whole file
 //! is left as it was and the reason is returned.
 
+use crate::diagnostics::Diagnostic;
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Edit, PendingFix};
-use crate::lint::{lint_text_for_fixes, FixLint};
+use crate::lint::{lint_text_for_fixes, FixLint, FixLintOptions};
 use crate::meaning::{payload_meanings, PayloadMeaning};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
@@ -52,6 +53,10 @@ pub struct Fixed {
     /// Why fixes were left out: the meaning check refused them (the rest of the
     /// file's fixes were applied).
     pub refused: Vec<String>,
+    /// What a report of `text` lists ([`crate::lint::lint_text_diagnostics`]),
+    /// when the lint that found `text` needed no more fixes gave it: `check --fix`
+    /// reports it rather than linting the file again.
+    pub report: Option<Vec<Diagnostic>>,
 }
 
 /// Fixes `text` (a file of `kind`) to a fixed point; `Err` says why the fixes were
@@ -62,7 +67,7 @@ pub fn fix_text(
     settings: &Settings,
     unsafe_fixes: bool,
 ) -> Result<Fixed, String> {
-    let lint = |text: &str, meanings: bool| lint_text_for_fixes(text, kind, settings, meanings);
+    let lint = |text: &str, options| lint_text_for_fixes(text, kind, settings, options);
     if text.len() > PIECE_BYTES {
         if let Some(fixed) = fix_in_pieces(text, kind, unsafe_fixes, &lint, FIX_PIECE_BYTES) {
             return Ok(fixed);
@@ -88,7 +93,7 @@ fn fix_in_pieces(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
-    lint: &(dyn Fn(&str, bool) -> FixLint + Sync),
+    lint: &(dyn Fn(&str, FixLintOptions) -> FixLint + Sync),
     piece_bytes: usize,
 ) -> Option<Fixed> {
     if !is_line_oriented(kind) {
@@ -129,13 +134,15 @@ fn fix_in_pieces(
         applied,
         by_rule,
         refused: Vec::new(),
+        report: None,
     })
 }
 
 /// [`fix_text`] with the linting step given (what a test supplies): `lint(text,
-/// meanings)` returns the fixes of the diagnostics of a text of `kind`, and
-/// with `meanings` what each payload means, as [`lint_text_for_fixes`] does. A
-/// lint that gives no meanings when asked leaves the engine to parse for them.
+/// options)` returns the fixes of the diagnostics of a text of `kind`, and what
+/// `options` asks for, as [`lint_text_for_fixes`] does. A lint that gives no
+/// meanings when asked leaves the engine to parse for them; one that gives no
+/// report, `check --fix` to lint the result again for its report.
 ///
 /// A round holds the text it started from, its fixes, and the meanings of the
 /// payloads of the text before and after them. The lint of a round's result
@@ -147,7 +154,7 @@ pub fn fix_with(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
-    lint: &dyn Fn(&str, bool) -> FixLint,
+    lint: &dyn Fn(&str, FixLintOptions) -> FixLint,
 ) -> Result<Fixed, String> {
     match fix_rounds(text, kind, unsafe_fixes, lint, None) {
         Some(fixed) => fixed,
@@ -162,7 +169,7 @@ fn fix_rounds(
     text: &str,
     kind: FileKind,
     unsafe_fixes: bool,
-    lint: &dyn Fn(&str, bool) -> FixLint,
+    lint: &dyn Fn(&str, FixLintOptions) -> FixLint,
     piece_refused: Option<&AtomicBool>,
 ) -> Option<Result<Fixed, String>> {
     let given_up = || piece_refused.is_some_and(|refused| refused.load(Ordering::Relaxed));
@@ -175,12 +182,21 @@ fn fix_rounds(
     // should it need fixing, would cost about half a lint (one line of a million
     // calls: 0.5 s). A small file's first lint, most often of a file with nothing
     // to fix, does not.
-    let first = lint(text, text.len() >= PIECE_BYTES);
+    let first = lint(
+        text,
+        FixLintOptions {
+            meanings: text.len() >= PIECE_BYTES,
+            report: false,
+        },
+    );
     // The current text's fixes: a round's result is linted to check it, and that
     // lint's fixes are the next round's.
     let mut current_fixes = first.fixes;
     // The meanings of the current text's payloads, once known.
     let mut current_meanings: Option<Vec<PayloadMeaning>> = first.meanings;
+    // A report of the current text, once a lint gave one: each round's result is
+    // linted for one, since that lint is the last when nothing more is fixed.
+    let mut current_report: Option<Vec<Diagnostic>> = None;
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
     let mut refused: Vec<String> = Vec::new();
@@ -224,12 +240,18 @@ fn fix_rounds(
             if next == text {
                 break None;
             }
-            let linted = lint(&next, true);
+            let linted = lint(
+                &next,
+                FixLintOptions {
+                    meanings: true,
+                    report: true,
+                },
+            );
             let after = linted
                 .meanings
                 .unwrap_or_else(|| payload_meanings(&next, kind));
             match verify(text, before, &after, &chosen) {
-                Ok(()) => break Some((next, after, linted.fixes)),
+                Ok(()) => break Some((next, after, linted.fixes, linted.report)),
                 Err(refusals) => {
                     if let Some(refused) = piece_refused {
                         refused.store(true, Ordering::Relaxed);
@@ -249,7 +271,7 @@ fn fix_rounds(
                 }
             }
         };
-        let Some((next, after, next_fixes)) = next else {
+        let Some((next, after, next_fixes, next_report)) = next else {
             // Fixes refused against an earlier text are tried once more against
             // this one (a second `--fix` would try them), while that makes progress.
             if applied > applied_when_cleared && !refused_fixes.is_empty() {
@@ -257,7 +279,7 @@ fn fix_rounds(
                 refused.clear();
                 applied_when_cleared = applied;
                 current_meanings = before;
-                current_fixes = lint(text, false).fixes;
+                current_fixes = lint(text, FixLintOptions::default()).fixes;
                 continue;
             }
             break;
@@ -269,6 +291,7 @@ fn fix_rounds(
         current_text = next;
         current_meanings = Some(after);
         current_fixes = next_fixes;
+        current_report = next_report;
     }
     if applied == 0 {
         if let Some(first) = refused.first() {
@@ -280,6 +303,7 @@ fn fix_rounds(
         applied,
         by_rule,
         refused,
+        report: current_report,
     }))
 }
 

@@ -110,32 +110,50 @@ pub struct FixLint {
     /// What each payload of the text means ([`crate::meaning::payload_meanings`]),
     /// when asked for.
     pub meanings: Option<Vec<PayloadMeaning>>,
+    /// The diagnostics [`lint_text_diagnostics`] finds, when asked for.
+    pub report: Option<Vec<Diagnostic>>,
 }
 
-/// The diagnostics with a fix of one file's text, past the per-rule limit of a
-/// report too (the fix engine needs every fix of a file, and nothing else), found
-/// as [`lint_text`] finds them: a line-oriented file a line at a time. With
-/// `meanings`, also what each payload means, found on the parse the rules see: the
-/// engine checks a round's result with them, so the result is not parsed again for
-/// its meanings before the next round lints it.
+/// What the fix engine asks of a lint besides the fixes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixLintOptions {
+    /// What each payload means.
+    pub meanings: bool,
+    /// The diagnostics a report of the text lists.
+    pub report: bool,
+}
+
+/// The fixes of the diagnostics of one file's text, past the per-rule limit of a
+/// report too (the fix engine needs every fix of a file), found as [`lint_text`]
+/// finds them: a line-oriented file a line at a time. Asked for `meanings`, also
+/// what each payload means, found on the parse the rules see: the engine checks a
+/// round's result with them, so the result is not parsed again for its meanings
+/// before the next round lints it. Asked for a `report`, also the diagnostics
+/// [`lint_text_diagnostics`] finds: once a round's result needs no more fixes,
+/// `check --fix` reports them without linting the file again.
 pub fn lint_text_for_fixes(
     text: &str,
     kind: FileKind,
     settings: &Settings,
-    meanings: bool,
+    options: FixLintOptions,
 ) -> FixLint {
     let rules = RuleTable::enabled(settings);
-    let ctx = Context::for_fixes(text, settings);
-    let gather = if meanings {
+    let ctx = if options.report {
+        Context::with_fixes(text, settings)
+    } else {
+        Context::for_fixes(text, settings)
+    };
+    let gather = if options.meanings {
         Gather::Meanings
     } else {
         Gather::Diagnostics
     };
     let linted = walk_text(text, kind, ctx, &rules, gather);
-    debug_assert!(linted.diagnostics.is_empty());
+    debug_assert!(options.report || linted.diagnostics.is_empty());
     FixLint {
         fixes: linted.fixes,
         meanings: linted.meanings,
+        report: options.report.then_some(linted.diagnostics),
     }
 }
 
@@ -919,8 +937,9 @@ mod tests {
         }
     }
 
-    /// A file linted in pieces on several threads gets the diagnostics, req_ids
-    /// and suppression findings of a walk in one go, in the same order: with
+    /// A file linted in pieces on several threads gets the diagnostics, fixes,
+    /// req_ids and suppression findings of a walk in one go, in the same order; the
+    /// fix engine's walk with a report gets a report's diagnostics and every fix: with
     /// suppression comments at the cuts, CRLF and lone CR lines, a BOM, escaped
     /// strings in JSONL, and a rule past its per-file limit in the file and in one
     /// piece (its reports kept and counted as one walk keeps and counts them).
@@ -944,13 +963,16 @@ mod tests {
         ] {
             let text = format!("{start}{}", unit.repeat(repeats));
             let rules = RuleTable::enabled(&settings);
-            // A report's walk gathers `req_id`s; the fix engine's, meanings.
-            for limited in [true, false] {
+            // A report's walk gathers `req_id`s; the fix engine's, meanings, with
+            // or without a report.
+            for (limited, fixes_only) in [(true, false), (false, true), (false, false)] {
                 let walk = |piece_bytes| {
                     let (ctx, gather) = if limited {
                         (Context::new(&text, &settings), Gather::ReqIds)
-                    } else {
+                    } else if fixes_only {
                         (Context::for_fixes(&text, &settings), Gather::Meanings)
+                    } else {
+                        (Context::with_fixes(&text, &settings), Gather::Meanings)
                     };
                     walk_lines(&text, kind, ctx, &rules, gather, piece_bytes)
                 };
@@ -974,6 +996,20 @@ mod tests {
                         "{kind:?} in pieces of {piece_bytes}"
                     );
                 }
+            }
+            // The fix engine's walk with a report lists what a report's walk
+            // lists, and collects every fix its walk without one collects.
+            let walk = |ctx, piece_bytes| {
+                walk_lines(&text, kind, ctx, &rules, Gather::Meanings, piece_bytes)
+            };
+            let report = walk(Context::new(&text, &settings), usize::MAX);
+            let fixes = walk(Context::for_fixes(&text, &settings), usize::MAX);
+            for piece_bytes in [37, usize::MAX] {
+                let both = walk(Context::with_fixes(&text, &settings), piece_bytes);
+                let diagnostics = |lint: &FileLint| format!("{:?}", lint.diagnostics);
+                assert_eq!(diagnostics(&both), diagnostics(&report), "{kind:?}");
+                assert_eq!(both.capped, report.capped, "{kind:?}");
+                assert_eq!(both.fixes, fixes.fixes, "{kind:?}");
             }
         }
     }
@@ -999,16 +1035,44 @@ mod tests {
                     diagnostics.into_iter().filter_map(PendingFix::of).collect()
                 };
                 let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
-                let for_fixes = lint_text_for_fixes(&text, kind, &settings, false);
+                let for_fixes =
+                    lint_text_for_fixes(&text, kind, &settings, FixLintOptions::default());
                 assert!(for_fixes.meanings.is_none(), "{path:?}");
+                assert!(for_fixes.report.is_none(), "{path:?}");
                 assert_eq!(for_fixes.fixes, reported, "{path:?}");
                 // Asked for meanings, it finds the same fixes and the meanings a
                 // parse of its own finds.
-                let with_meanings = lint_text_for_fixes(&text, kind, &settings, true);
+                let with_meanings = lint_text_for_fixes(
+                    &text,
+                    kind,
+                    &settings,
+                    FixLintOptions {
+                        meanings: true,
+                        report: false,
+                    },
+                );
                 let meanings = payload_meanings(&text, kind);
                 assert!(!meanings.is_empty(), "{path:?}");
-                assert_eq!(with_meanings.meanings, Some(meanings), "{path:?}");
+                assert_eq!(with_meanings.meanings.as_ref(), Some(&meanings), "{path:?}");
                 assert_eq!(with_meanings.fixes, reported, "{path:?}");
+                // Asked for a report too, it gives what a report lists, exactly.
+                let with_report = lint_text_for_fixes(
+                    &text,
+                    kind,
+                    &settings,
+                    FixLintOptions {
+                        meanings: true,
+                        report: true,
+                    },
+                );
+                let report = lint_text_diagnostics(&text, kind, &settings);
+                assert_eq!(
+                    format!("{:?}", with_report.report),
+                    format!("{:?}", Some(report)),
+                    "{path:?}"
+                );
+                assert_eq!(with_report.meanings, Some(meanings), "{path:?}");
+                assert_eq!(with_report.fixes, reported, "{path:?}");
                 files += 1;
                 fixes += reported.len();
             }

@@ -10,7 +10,7 @@ use silp_lint::diagnostics::{Diagnostic, Edit, Fix, PendingFix};
 use silp_lint::fix::{fix_text, fix_with};
 use silp_lint::format::{format_silp_line, format_slip_line, format_text};
 use silp_lint::lint::lint_text;
-use silp_lint::lint::FixLint;
+use silp_lint::lint::{FixLint, FixLintOptions};
 use silp_lint::meaning::{payload_meanings, Meaning};
 use silp_lint::rules::registry;
 use silp_lint::settings::Settings;
@@ -19,11 +19,12 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// The fix engine's lint for a stand-in `lint` giving fixes alone: asked for
-/// meanings, it gives none, and the engine parses for them itself.
-fn given(lint: &impl Fn(&str) -> Vec<Diagnostic>) -> impl Fn(&str, bool) -> FixLint + '_ {
+/// meanings or a report, it gives none, and the engine parses for them itself.
+fn given(lint: &impl Fn(&str) -> Vec<Diagnostic>) -> impl Fn(&str, FixLintOptions) -> FixLint + '_ {
     move |text, _| FixLint {
         fixes: lint(text).into_iter().filter_map(PendingFix::of).collect(),
         meanings: None,
+        report: None,
     }
 }
 
@@ -560,6 +561,57 @@ fn fix_applies_safe_fixes_reports_what_remains_and_exits_from_it() {
     );
     assert_eq!(stdout(&output).trim(), "[]");
     assert!(stderr(&output).contains("Fixed 1 diagnostic in 1 file (SL505 ×1)."));
+}
+
+/// What `check --fix` reports of the files it wrote (found by its last lint of
+/// each) is what `check` reports of them afterwards, in every output format: a
+/// rule past its per-file limit, a duplicate `req_id` across two fixed files, a
+/// byte-order mark and CRLF, a suppression, a Markdown fence and a file with
+/// nothing to fix among them.
+#[test]
+fn fix_reports_what_a_check_of_the_written_files_reports() {
+    let files = [
+        (
+            "many.silp",
+            format!("Begin(x)\r\n{}", "Start(y,z)\n".repeat(10_050)),
+        ),
+        (
+            "a.silp.jsonl",
+            "\u{feff}{\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\r\n".to_string(),
+        ),
+        (
+            "b.silp.jsonl",
+            "{\"intent\":\"!Start\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n".to_string(),
+        ),
+        (
+            "notes.md",
+            "# Plan\n\n```silp\nCancel(x)\nfoo(y) # silp-lint: ignore[SL101]\n```\n".to_string(),
+        ),
+        ("clean.silp", "begin(x)\n".to_string()),
+    ];
+    for format in ["json", "json-lines", "concise", "github", "sarif"] {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in &files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let args = ["check", "--output-format", format, "."];
+        let fixed = silp_lint(
+            dir.path(),
+            &["check", "--fix", "--output-format", format, "."],
+        );
+        assert!(
+            stderr(&fixed).starts_with("Fixed 10054 diagnostics in 4 files"),
+            "{}",
+            stderr(&fixed)
+        );
+        let checked = silp_lint(dir.path(), &args);
+        assert_eq!(stdout(&fixed), stdout(&checked), "{format}");
+        assert_eq!(fixed.status.code(), checked.status.code(), "{format}");
+        let report = stdout(&checked);
+        for code in ["SL101", "SL303", "SL405"] {
+            assert!(report.contains(code), "{format}: {code} in {report}");
+        }
+    }
 }
 
 #[test]

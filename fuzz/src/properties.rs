@@ -9,7 +9,9 @@
 use silp_lint::diagnostics::Diagnostic;
 use silp_lint::fix::fix_text;
 use silp_lint::format::format_text;
-use silp_lint::lint::{lint_document, lint_text, req_id_hash, req_id_hashes, req_ids_of};
+use silp_lint::lint::{
+    lint_document, lint_text, lint_text_diagnostics, req_id_hash, req_id_hashes, req_ids_of,
+};
 use silp_lint::lsp::document::{Encoding, Snapshot};
 use silp_lint::meaning::payload_meanings;
 use silp_lint::settings::Settings;
@@ -205,6 +207,16 @@ pub fn fix_fmt_target(data: &[u8]) {
     let Ok(fixed) = fix_text(&text, kind, &Settings::default(), false) else {
         return;
     };
+    if let Some(report) = &fixed.report {
+        assert_eq!(
+            format!("{report:?}"),
+            format!(
+                "{:?}",
+                lint_text_diagnostics(&fixed.text, kind, &Settings::default())
+            ),
+            "--fix reports what a lint of the fixed text finds"
+        );
+    }
     let before = payload_meanings(&text, kind);
     let after = payload_meanings(&fixed.text, kind);
     assert_eq!(before.len(), after.len(), "--fix keeps the payloads");

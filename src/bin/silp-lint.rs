@@ -258,12 +258,14 @@ fn check(args: CheckArgs) -> ExitCode {
     };
     let mut errors = Vec::new();
     let mut fixed_line = None;
+    let mut fixed_reports = driver::FixedReports::new();
     if args.fix || args.unsafe_fixes {
         if stdin.is_some() {
             eprintln!("error: --fix rewrites files in place and cannot fix standard input");
             return ExitCode::from(2);
         }
-        let fixed = driver::fix_paths(&paths, &options, args.unsafe_fixes);
+        let mut fixed = driver::fix_paths(&paths, &options, args.unsafe_fixes);
+        fixed_reports = fixed.take_reports();
         let count = fixed.applied();
         let by_rule: Vec<String> = fixed
             .by_rule()
@@ -302,7 +304,14 @@ fn check(args: CheckArgs) -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let report = Report::new(args.output_format, color);
-    let (run, mut written) = report.run(&paths, stdin, &options, &mut out, &mut errors);
+    let (run, mut written) = report.run(
+        &paths,
+        stdin,
+        &options,
+        fixed_reports,
+        &mut out,
+        &mut errors,
+    );
     // Check's errors (sorted, without repeats) that the fix run did not report
     // already: looked up by hash, as the fix run can report tens of thousands
     // (one per refused fix).
@@ -354,11 +363,13 @@ impl Report {
 
     /// Runs `check`, writing each file's report to `out` as it comes; errors
     /// rendering a file join `errors`. A failed write stops the output, not the run.
+    /// `fixed` holds the reports of the files `--fix` wrote.
     fn run(
         &self,
         paths: &[String],
         stdin: Option<StdinSource>,
         options: &CheckOptions,
+        fixed: driver::FixedReports,
         out: &mut dyn Write,
         errors: &mut Vec<String>,
     ) -> (driver::CheckRun, std::io::Result<()>) {
@@ -382,6 +393,7 @@ impl Report {
             paths,
             stdin,
             options,
+            fixed,
             render_one,
             |rendered| match rendered {
                 Ok(Some(file)) if write_error.is_none() => {

@@ -308,9 +308,16 @@ pub struct Context<'a> {
     /// suppression it may use: a line of a million calls reports a million of
     /// those beside its million fixes.
     fixless: Option<Vec<(&'static RuleMeta, usize)>>,
-    /// In a context for the fix engine: the fix of each diagnostic reported with
-    /// one, without its messages (a million of them at once for that line).
+    /// In a context that collects fixes ([`Context::for_fixes`],
+    /// [`Context::with_fixes`]): the fix of each diagnostic reported with one,
+    /// without its messages (a million of them at once for that line).
     fixes: Vec<PendingFix>,
+    collects_fixes: bool,
+    /// Whether the last diagnostic is yet to be settled ([`Context::settle_last`]).
+    unsettled: bool,
+    /// In a [`Context::with_fixes`]: whether the last diagnostic is past its rule's
+    /// limit, recorded only for the fix it may get.
+    last_past_limit: bool,
 }
 
 impl<'a> Context<'a> {
@@ -328,6 +335,9 @@ impl<'a> Context<'a> {
             counted: None,
             fixless: None,
             fixes: Vec::new(),
+            collects_fixes: false,
+            unsettled: false,
+            last_past_limit: false,
         }
     }
 
@@ -339,17 +349,38 @@ impl<'a> Context<'a> {
         Context {
             per_rule: usize::MAX,
             fixless: Some(Vec::new()),
+            collects_fixes: true,
             ..Context::new(text, settings)
         }
     }
 
-    /// In a context for the fix engine, moves the last diagnostic out, keeping
-    /// only its fix, or when it has none its rule and start: called before another
-    /// is recorded, once its own fix could no longer be attached.
+    /// A context that keeps what [`Context::new`] keeps, for a report, and also
+    /// collects the fix of every diagnostic with one, past [`MAX_PER_RULE`] too:
+    /// the fix engine's lint of a round's result, which gives the next round its
+    /// fixes and, once nothing more is to be fixed, `check --fix` its report.
+    pub fn with_fixes(text: &'a str, settings: &'a Settings) -> Context<'a> {
+        Context {
+            collects_fixes: true,
+            ..Context::new(text, settings)
+        }
+    }
+
+    /// In a context that collects fixes, settles the last diagnostic once its own
+    /// fix could no longer be attached (before another is recorded, and before the
+    /// diagnostics are taken or filtered): its fix is collected; for the fix
+    /// engine alone it is moved out, keeping of it only its fix, or when it has
+    /// none its rule and start; past its rule's limit it is dropped.
     fn settle_last(&mut self) {
-        let Some(fixless) = &mut self.fixless else {
+        if !std::mem::take(&mut self.unsettled) || !self.collects_fixes {
             return;
-        };
+        }
+        let past_limit = std::mem::take(&mut self.last_past_limit);
+        if self.fixless.is_none() && !past_limit {
+            if let Some(fix) = self.diagnostics.last().and_then(PendingFix::copied_from) {
+                self.fixes.push(fix);
+            }
+            return;
+        }
         let Some(diagnostic) = self.diagnostics.pop() else {
             return;
         };
@@ -357,13 +388,14 @@ impl<'a> Context<'a> {
             counted.pop();
         }
         let (rule, start) = (diagnostic.rule, diagnostic.span.start);
-        match PendingFix::of(diagnostic) {
-            Some(fix) => self.fixes.push(fix),
-            None => fixless.push((rule, start)),
+        match (PendingFix::of(diagnostic), &mut self.fixless) {
+            (Some(fix), _) => self.fixes.push(fix),
+            (None, Some(fixless)) => fixless.push((rule, start)),
+            (None, None) => {}
         }
     }
 
-    /// In a context for the fix engine, the fix of every diagnostic reported with
+    /// In a context that collects fixes, the fix of every diagnostic reported with
     /// one, in the order reported.
     pub fn take_fixes(&mut self) -> Vec<PendingFix> {
         self.settle_last();
@@ -480,8 +512,12 @@ impl<'a> Context<'a> {
         let (count, first_omitted) = &mut self.reported[index];
         *count += 1;
         if *count as usize > self.per_rule {
-            first_omitted.get_or_insert(span);
-            return Reported(None);
+            if !self.collects_fixes {
+                first_omitted.get_or_insert(span);
+                return Reported(None);
+            }
+            first_omitted.get_or_insert_with(|| span.clone());
+            self.last_past_limit = true;
         }
         if let Some(counted) = &mut self.counted {
             counted.push(true);
@@ -499,17 +535,22 @@ impl<'a> Context<'a> {
             fix: None,
             related: Vec::new(),
         });
+        self.unsettled = true;
         Reported(self.diagnostics.last_mut())
     }
 
-    /// Whether a diagnostic of `rule` reported now would be kept (the rule is on and
-    /// below its limit in this file): rules check it before costly messages.
+    /// Whether a diagnostic of `rule` reported now would be kept (the rule is on,
+    /// and below its limit in this file or its fix collected): rules check it
+    /// before costly messages and fixes.
     pub fn keeps(&self, rule: &RuleMeta) -> bool {
-        self.settings.enabled(rule)
-            && self
-                .reported
-                .get(rule.id.index())
-                .is_none_or(|(count, _)| (*count as usize) < self.per_rule)
+        self.settings.enabled(rule) && (self.collects_fixes || self.below_limit(rule))
+    }
+
+    /// Whether `rule` has reported fewer than its limit in this file.
+    fn below_limit(&self, rule: &RuleMeta) -> bool {
+        self.reported
+            .get(rule.id.index())
+            .is_none_or(|(count, _)| (*count as usize) < self.per_rule)
     }
 
     /// Whether a diagnostic of `rule` with no fix, reported now, would be kept
@@ -518,7 +559,7 @@ impl<'a> Context<'a> {
     /// building a message (a line of a million calls: a million SL405 messages per
     /// lint, each dropped).
     pub fn keeps_fixless(&self, rule: &RuleMeta) -> bool {
-        self.fixless.is_none() && self.keeps(rule)
+        self.fixless.is_none() && self.settings.enabled(rule) && self.below_limit(rule)
     }
 
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
@@ -528,6 +569,7 @@ impl<'a> Context<'a> {
             counted.push(false);
         }
         self.diagnostics.push(diagnostic);
+        self.unsettled = true;
     }
 
     /// Removes the diagnostics that `keep` rejects by their rule and start
@@ -535,6 +577,7 @@ impl<'a> Context<'a> {
     /// about each diagnostic moved out for having no fix, so the suppression it
     /// matches counts as used.
     pub fn retain(&mut self, mut keep: impl FnMut(&'static RuleMeta, usize) -> bool) {
+        self.settle_last();
         self.diagnostics.retain(|d| keep(d.rule, d.span.start));
         if let Some(fixless) = &mut self.fixless {
             fixless.retain(|&(rule, start)| keep(rule, start));
@@ -581,6 +624,9 @@ impl<'a> Context<'a> {
             counted: Some(Vec::new()),
             fixless: self.fixless.as_ref().map(|_| Vec::new()),
             fixes: Vec::new(),
+            collects_fixes: self.collects_fixes,
+            unsettled: false,
+            last_past_limit: false,
         }
     }
 
