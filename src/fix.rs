@@ -14,8 +14,7 @@
 //! [`MEANING_PRESERVING`]). A round that fails the check is refused: the whole file
 //! is left as it was and the reason is returned.
 
-use crate::diagnostics::Diagnostic;
-use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Edit, PendingFix};
+use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, PendingFix};
 use crate::lint::{lint_text_for_fixes, FixLint, FixLintOptions};
 use crate::meaning::{payload_meanings, PayloadMeaning};
 use crate::settings::Settings;

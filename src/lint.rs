@@ -150,10 +150,18 @@ pub fn lint_text_for_fixes(
     };
     let linted = walk_text(text, kind, ctx, &rules, gather);
     debug_assert!(options.report || linted.diagnostics.is_empty());
+    // A report's lint never sees a finding past its rule's limit, so a suppression
+    // only such a finding uses looks unused to it (SL801); the fix engine needs
+    // every finding, which uses it. So a capped walk of a text that may hold a
+    // suppression (its marker, or an escape that may spell one) gives no report.
+    let report = options.report
+        && !(linted.capped
+            && (memchr::memmem::find(text.as_bytes(), b"silp-lint:").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"\\u").is_some()));
     FixLint {
         fixes: linted.fixes,
         meanings: linted.meanings,
-        report: options.report.then_some(linted.diagnostics),
+        report: report.then_some(linted.diagnostics),
     }
 }
 
@@ -1012,6 +1020,34 @@ mod tests {
                 assert_eq!(both.fixes, fixes.fixes, "{kind:?}");
             }
         }
+    }
+
+    /// Past a rule's limit, a report's lint does not see a finding a suppression
+    /// covers, and calls the suppression unused (SL801); the fix engine's lint
+    /// sees it. So a lint asked for a report gives none when it was capped and the
+    /// text may hold a suppression, and otherwise gives the report's diagnostics.
+    #[test]
+    fn a_capped_lint_of_a_text_with_suppressions_gives_no_report() {
+        let settings = Settings::default();
+        let many = "Cancel(x)\n".repeat(crate::rules::MAX_PER_RULE);
+        let both = FixLintOptions {
+            meanings: false,
+            report: true,
+        };
+        let suppressed = format!("{many}# silp-lint: ignore[SL104]\nCancel(y)\n");
+        let report = lint_text_diagnostics(&suppressed, FileKind::Silp, &settings);
+        assert!(report.iter().any(|d| d.code() == "SL801"));
+        let linted = lint_text_for_fixes(&suppressed, FileKind::Silp, &settings, both);
+        assert!(linted.report.is_none());
+        assert_eq!(linted.fixes.len(), crate::rules::MAX_PER_RULE);
+        let unsuppressed = format!("{many}Cancel(y)\n");
+        let report = lint_text_diagnostics(&unsuppressed, FileKind::Silp, &settings);
+        let linted = lint_text_for_fixes(&unsuppressed, FileKind::Silp, &settings, both);
+        assert_eq!(
+            format!("{:?}", linted.report),
+            format!("{:?}", Some(report))
+        );
+        assert_eq!(linted.fixes.len(), crate::rules::MAX_PER_RULE + 1);
     }
 
     /// The fix engine's lint finds, in every fixture, exactly the diagnostics with a
