@@ -1071,36 +1071,23 @@ mod tests {
                     diagnostics.into_iter().filter_map(PendingFix::of).collect()
                 };
                 let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
-                let for_fixes =
-                    lint_text_for_fixes(&text, kind, &settings, FixLintOptions::default());
+                let lint = |meanings, report| {
+                    let options = FixLintOptions { meanings, report };
+                    lint_text_for_fixes(&text, kind, &settings, options)
+                };
+                let for_fixes = lint(false, false);
                 assert!(for_fixes.meanings.is_none(), "{path:?}");
                 assert!(for_fixes.report.is_none(), "{path:?}");
                 assert_eq!(for_fixes.fixes, reported, "{path:?}");
                 // Asked for meanings, it finds the same fixes and the meanings a
                 // parse of its own finds.
-                let with_meanings = lint_text_for_fixes(
-                    &text,
-                    kind,
-                    &settings,
-                    FixLintOptions {
-                        meanings: true,
-                        report: false,
-                    },
-                );
+                let with_meanings = lint(true, false);
                 let meanings = payload_meanings(&text, kind);
                 assert!(!meanings.is_empty(), "{path:?}");
                 assert_eq!(with_meanings.meanings.as_ref(), Some(&meanings), "{path:?}");
                 assert_eq!(with_meanings.fixes, reported, "{path:?}");
                 // Asked for a report too, it gives what a report lists, exactly.
-                let with_report = lint_text_for_fixes(
-                    &text,
-                    kind,
-                    &settings,
-                    FixLintOptions {
-                        meanings: true,
-                        report: true,
-                    },
-                );
+                let with_report = lint(true, true);
                 let report = lint_text_diagnostics(&text, kind, &settings);
                 assert_eq!(
                     format!("{:?}", with_report.report),
