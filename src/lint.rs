@@ -403,6 +403,10 @@ impl<'r, 'a> Linter<'r, 'a> {
                     let decode = !self.rules.is_empty() || self.meanings.is_some();
                     match tree.filter(|_| decode) {
                         Some(tree) => {
+                            let large = silp.line.text.len() >= crate::memory::LARGE_BUFFER_BYTES;
+                            if large {
+                                self.ctx.make_room_for_fixes(tree.actions.len());
+                            }
                             self.code_rules(&tree);
                             let with = tree.with.as_ref().map(|(_, name)| name.text);
                             let ir = from_code::decode_consuming(*tree);
@@ -412,6 +416,12 @@ impl<'r, 'a> Linter<'r, 'a> {
                                     span: silp.line.span(),
                                     meaning: parsed.then(|| code_meaning(&ir, with)).flatten(),
                                 });
+                            }
+                            if large {
+                                // Its IR and calls, hundreds of MB for a line of a
+                                // million calls, go back before the next lint parses.
+                                drop(ir);
+                                crate::memory::return_freed_pages();
                             }
                         }
                         // A probe, or a payload with no tree.

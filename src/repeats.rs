@@ -9,44 +9,50 @@ const PAIRWISE_UP_TO: usize = 16;
 
 /// `(index, first)` for every item whose key an earlier item already had, `first`
 /// being the index of the earliest one, in list order; items without a key are
-/// passed over. Allocates only for repeats or long lists.
-pub fn repeats<'a, T>(
+/// passed over. Found as iterated, so a million repeats (one line of a million
+/// `start(x)` calls, each entity `act`) are never held in a list; allocates only
+/// for long lists.
+pub fn repeats<'a, T, K>(
     items: &'a [T],
-    key: impl Fn(&'a T) -> Option<&'a str>,
-) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    if items.len() <= PAIRWISE_UP_TO {
-        for (index, item) in items.iter().enumerate() {
-            let Some(wanted) = key(item) else {
-                continue;
-            };
-            if let Some(first) = items[..index]
-                .iter()
-                .position(|earlier| key(earlier) == Some(wanted))
-            {
-                found.push((index, first));
-            }
-        }
+    key: K,
+) -> impl Iterator<Item = (usize, usize)> + use<'a, T, K>
+where
+    K: Fn(&'a T) -> Option<&'a str>,
+{
+    let pairwise = items.len() <= PAIRWISE_UP_TO;
+    let mut first_of: HashMap<&str, usize> = if pairwise {
+        HashMap::new()
     } else {
-        let mut first_of: HashMap<&str, usize> = HashMap::with_capacity(items.len());
-        for (index, item) in items.iter().enumerate() {
-            let Some(key) = key(item) else {
-                continue;
-            };
-            match first_of.entry(key) {
-                Entry::Occupied(first) => found.push((index, *first.get())),
-                Entry::Vacant(slot) => {
-                    slot.insert(index);
-                }
+        HashMap::with_capacity(items.len())
+    };
+    items.iter().enumerate().filter_map(move |(index, item)| {
+        let wanted = key(item)?;
+        if pairwise {
+            let first = items[..index]
+                .iter()
+                .position(|earlier| key(earlier) == Some(wanted))?;
+            return Some((index, first));
+        }
+        match first_of.entry(wanted) {
+            Entry::Occupied(first) => Some((index, *first.get())),
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+                None
             }
         }
-    }
-    found
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::repeats;
+    use super::repeats as repeats_of;
+
+    fn repeats<'a, T>(
+        items: &'a [T],
+        key: impl Fn(&'a T) -> Option<&'a str>,
+    ) -> Vec<(usize, usize)> {
+        repeats_of(items, key).collect()
+    }
 
     #[test]
     fn short_and_long_lists_agree() {

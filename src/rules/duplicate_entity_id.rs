@@ -44,7 +44,7 @@ impl Rule for DuplicateEntityId {
         });
         for (index, first) in repeated {
             let (entity, first) = (&ir.entities[index], &ir.entities[first]);
-            if !ctx.keeps_fixless(&Self::META) {
+            if !ctx.keeps_message(&Self::META) {
                 // Counted, or its place kept for a suppression, with no message.
                 ctx.report(&Self::META, entity.id.span.clone(), String::new());
                 continue;

@@ -76,13 +76,15 @@ fn report(ctx: &mut Context, name: &Word, what: &str, fix: fn(String, Vec<Edit>)
     if lower == name.text {
         return;
     }
-    ctx.report(
-        &FunctionNameCase::META,
-        name.span(),
-        format!("{what} name `{}` is not lower case", name.text),
-    )
-    .fix(fix(
-        format!("Lower-case to `{lower}`"),
-        vec![Edit::replace(name.span(), lower)],
-    ));
+    // The fix engine's lint keeps the edit alone.
+    let (message, title) = if ctx.keeps_message(&FunctionNameCase::META) {
+        (
+            format!("{what} name `{}` is not lower case", name.text),
+            format!("Lower-case to `{lower}`"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    ctx.report(&FunctionNameCase::META, name.span(), message)
+        .fix(fix(title, vec![Edit::replace(name.span(), lower)]));
 }

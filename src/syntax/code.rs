@@ -133,26 +133,35 @@ impl<'s> FromIterator<Arg<'s>> for TightArgs<'s> {
     }
 }
 
-/// The calls after the first, and the separator before each, collected straight
-/// into their own vectors: collected as one vector of optional pairs first, one line
-/// of 150,000 calls held every call twice at its peak.
-struct LaterActions<'s> {
+/// A payload's calls, and the separator before each after the first, collected
+/// straight into their own vectors: collected as one vector of optional pairs
+/// first, one line of 150,000 calls held every call twice at its peak. Both start
+/// with room for every separator the payload's tokens hold (and the first call),
+/// so neither grows by doubling: grown, one line of a million calls touched 100 MB
+/// of buffers it then let go, besides the 100 MB it kept.
+struct Actions<'s> {
     separators: Vec<Separator>,
     calls: Vec<Call<'s>>,
 }
 
-impl<'s> FromIterator<Option<(Separator, Call<'s>)>> for LaterActions<'s> {
-    fn from_iter<I: IntoIterator<Item = Option<(Separator, Call<'s>)>>>(actions: I) -> Self {
-        let mut later = LaterActions {
-            separators: Vec::new(),
-            calls: Vec::new(),
-        };
-        // A stray run of tokens (`None`) is reported by the parser and left out.
-        for (separator, call) in actions.into_iter().flatten() {
-            later.separators.push(separator);
-            later.calls.push(call);
+impl<'s> Actions<'s> {
+    fn starting_with(first: Call<'s>, separators: usize) -> Self {
+        let mut calls = Vec::with_capacity(separators + 1);
+        calls.push(first);
+        Actions {
+            separators: Vec::with_capacity(separators),
+            calls,
         }
-        later
+    }
+
+    /// Adds the next action; a stray run of tokens (`None`) is reported by the
+    /// parser and left out.
+    fn push(mut self, action: Option<(Separator, Call<'s>)>) -> Self {
+        if let Some((separator, call)) = action {
+            self.separators.push(separator);
+            self.calls.push(call);
+        }
+        self
     }
 }
 
@@ -417,6 +426,14 @@ impl<'s> ValidTokens<'_, 's> {
         self.base + self.payload.len()
     }
 
+    /// How many `;` and `->` the payload holds: room for its actions.
+    fn separators(&self) -> usize {
+        self.tokens
+            .iter()
+            .filter(|token| matches!(token.kind, Kind::Semicolon | Kind::Arrow))
+            .count()
+    }
+
     /// The token at `cursor`, moving it on; `None` past the last.
     #[inline(always)]
     fn read(&self, cursor: &mut usize) -> Option<Token<'s>> {
@@ -480,7 +497,7 @@ fn parse_described<'s>(
     errors: &mut Vec<SyntaxError>,
 ) -> Option<Payload<'s>> {
     use chumsky::Parser as _;
-    let (mut payload, parse_errors) = grammar::payload::<_, grammar::Described>()
+    let (mut payload, parse_errors) = grammar::payload::<_, grammar::Described>(valid.separators())
         .parse(valid)
         .into_output_errors();
     if parse_errors.iter().any(|error| error.found().is_none()) {
@@ -547,7 +564,7 @@ fn closed_at_end<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
 /// The payload of `valid` when it parses without any error.
 fn parses_cleanly<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
     use chumsky::Parser as _;
-    let (payload, errors) = grammar::payload::<_, grammar::Checked>()
+    let (payload, errors) = grammar::payload::<_, grammar::Checked>(valid.separators())
         .parse(valid)
         .into_output_errors();
     errors.is_empty().then_some(payload).flatten()
@@ -692,7 +709,10 @@ mod grammar {
         span.start..span.end
     }
 
-    pub(super) fn payload<'t, 's: 't, I, E>() -> impl Parser<'t, I, Payload<'s>, E> + Clone
+    /// The payload grammar, for a payload of at most `separators` `;` and `->`.
+    pub(super) fn payload<'t, 's: 't, I, E>(
+        separators: usize,
+    ) -> impl Parser<'t, I, Payload<'s>, E> + Clone
     where
         I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
         E: ParserExtra<'t, I> + 't,
@@ -856,14 +876,17 @@ mod grammar {
                     format!("expected `;`, `->`, `else`, `with` or end of payload, found {first}")
                 }));
             });
-        let actions = call.clone().then(
-            separator
-                .then(call.clone())
-                .map(Some)
-                .or(stray.to(None))
-                .repeated()
-                .collect::<LaterActions>(),
-        );
+        let actions = call
+            .clone()
+            .map(move |first| Actions::starting_with(first, separators))
+            .foldl(
+                separator
+                    .then(call.clone())
+                    .map(Some)
+                    .or(stray.to(None))
+                    .repeated(),
+                Actions::push,
+            );
 
         let else_branch = keyword("else")
             .then(just(Token::Colon).map_with(|_, e| range(e.span())).or_not())
@@ -887,16 +910,11 @@ mod grammar {
             .then(else_branch.or_not())
             .then(with.or_not())
             .then_ignore(end())
-            .map_with(|(((condition, (first, later)), else_branch), with), e| {
-                let LaterActions {
-                    separators,
-                    calls: mut actions,
-                } = later;
-                actions.reserve_exact(1);
-                actions.insert(0, first);
+            .map_with(|(((condition, actions), else_branch), with), e| {
+                let Actions { separators, calls } = actions;
                 Payload {
                     condition: condition.map(Box::new),
-                    actions,
+                    actions: calls,
                     separators,
                     else_branch: else_branch.map(Box::new),
                     with,

@@ -192,7 +192,7 @@ impl JsonNode {
         match &self.value {
             JsonValue::Object(members) if members.repeats_within => {
                 let repeated = crate::repeats::repeats(members, |member| Some(member.key.as_str()));
-                duplicates.extend(repeated.into_iter().map(|(index, _)| &members[index]));
+                duplicates.extend(repeated.map(|(index, _)| &members[index]));
                 for member in members {
                     member.value.push_duplicate_keys(duplicates);
                 }
@@ -342,7 +342,9 @@ fn key_bucket(key: &str) -> u32 {
 /// key buckets collide.
 #[cold]
 fn has_repeated_key(members: &[JsonMember]) -> bool {
-    !crate::repeats::repeats(members, |member| Some(member.key.as_str())).is_empty()
+    crate::repeats::repeats(members, |member| Some(member.key.as_str()))
+        .next()
+        .is_some()
 }
 
 /// A strict RFC 8259 parser with a stack of open containers (no recursion).
