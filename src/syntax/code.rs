@@ -136,22 +136,24 @@ impl<'s> FromIterator<Arg<'s>> for TightArgs<'s> {
 /// A payload's calls, and the separator before each after the first, collected
 /// straight into their own vectors: collected as one vector of optional pairs
 /// first, one line of 150,000 calls held every call twice at its peak. Both start
-/// with room for every separator the payload's tokens hold (and the first call),
-/// so neither grows by doubling: grown, one line of a million calls touched 100 MB
-/// of buffers it then let go, besides the 100 MB it kept.
+/// with room for as many actions as the payload's tokens allow ([`ValidTokens::
+/// room_for_actions`]), so neither grows by doubling: grown, one line of a million
+/// calls touched 100 MB of buffers it then let go, besides the 100 MB it kept.
 struct Actions<'s> {
     separators: Vec<Separator>,
     calls: Vec<Call<'s>>,
 }
 
 impl<'s> Actions<'s> {
-    fn starting_with(first: Call<'s>, separators: usize) -> Self {
-        let mut calls = Vec::with_capacity(separators + 1);
-        calls.push(first);
-        Actions {
-            separators: Vec::with_capacity(separators),
-            calls,
+    /// Room that cannot be had (a hostile payload's count of separators and words
+    /// can ask for more than the address space) is left out: the vectors grow.
+    fn starting_with(first: Call<'s>, room: usize) -> Self {
+        let (mut calls, mut separators) = (Vec::new(), Vec::new());
+        if calls.try_reserve_exact(room.saturating_add(1)).is_ok() {
+            let _ = separators.try_reserve_exact(room);
         }
+        calls.push(first);
+        Actions { separators, calls }
     }
 
     /// Adds the next action; a stray run of tokens (`None`) is reported by the
@@ -426,12 +428,18 @@ impl<'s> ValidTokens<'_, 's> {
         self.base + self.payload.len()
     }
 
-    /// How many `;` and `->` the payload holds: room for its actions.
-    fn separators(&self) -> usize {
-        self.tokens
-            .iter()
-            .filter(|token| matches!(token.kind, Kind::Semicolon | Kind::Arrow))
-            .count()
+    /// How many actions can follow the first: each takes a `;` or `->` and a name,
+    /// so no more than the payload holds of either.
+    fn room_for_actions(&self) -> usize {
+        let (mut separators, mut words) = (0, 0);
+        for token in self.tokens {
+            match token.kind {
+                Kind::Semicolon | Kind::Arrow => separators += 1,
+                Kind::Word => words += 1,
+                _ => {}
+            }
+        }
+        separators.min(words)
     }
 
     /// The token at `cursor`, moving it on; `None` past the last.
@@ -497,9 +505,10 @@ fn parse_described<'s>(
     errors: &mut Vec<SyntaxError>,
 ) -> Option<Payload<'s>> {
     use chumsky::Parser as _;
-    let (mut payload, parse_errors) = grammar::payload::<_, grammar::Described>(valid.separators())
-        .parse(valid)
-        .into_output_errors();
+    let (mut payload, parse_errors) =
+        grammar::payload::<_, grammar::Described>(valid.room_for_actions())
+            .parse(valid)
+            .into_output_errors();
     if parse_errors.iter().any(|error| error.found().is_none()) {
         // The payload stops early: if closing its open parentheses is all it lacks,
         // the rules still read it (`book(a,b); begin(x` still has SL405 and SL101).
@@ -564,7 +573,7 @@ fn closed_at_end<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
 /// The payload of `valid` when it parses without any error.
 fn parses_cleanly<'s>(valid: ValidTokens<'_, 's>) -> Option<Payload<'s>> {
     use chumsky::Parser as _;
-    let (payload, errors) = grammar::payload::<_, grammar::Checked>(valid.separators())
+    let (payload, errors) = grammar::payload::<_, grammar::Checked>(valid.room_for_actions())
         .parse(valid)
         .into_output_errors();
     errors.is_empty().then_some(payload).flatten()
@@ -709,9 +718,10 @@ mod grammar {
         span.start..span.end
     }
 
-    /// The payload grammar, for a payload of at most `separators` `;` and `->`.
+    /// The payload grammar, for a payload with `room` for that many actions after
+    /// the first ([`ValidTokens::room_for_actions`]).
     pub(super) fn payload<'t, 's: 't, I, E>(
-        separators: usize,
+        room: usize,
     ) -> impl Parser<'t, I, Payload<'s>, E> + Clone
     where
         I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
@@ -878,7 +888,7 @@ mod grammar {
             });
         let actions = call
             .clone()
-            .map(move |first| Actions::starting_with(first, separators))
+            .map(move |first| Actions::starting_with(first, room))
             .foldl(
                 separator
                     .then(call.clone())
@@ -1009,6 +1019,24 @@ mod tests {
             })
             .collect();
         assert_eq!(room, [(1, 1), (2, 2), (3, 4), (0, 0)]);
+    }
+
+    #[test]
+    fn a_payload_holds_room_for_the_actions_its_tokens_allow() {
+        let p = parse_ok("start(a); book(hotel) -> send(b); stop()");
+        assert_eq!(p.actions.len(), 4);
+        assert_eq!(p.actions.capacity(), 4);
+        assert_eq!(p.separators.capacity(), 3);
+        // Separators without names to follow them make no room: a hostile run of
+        // them would otherwise ask for gigabytes.
+        let text = "start(a);;;;;;;;";
+        let tokens = lex(text);
+        let valid = ValidTokens {
+            payload: text,
+            base: 0,
+            tokens: &tokens,
+        };
+        assert_eq!(valid.room_for_actions(), 2);
     }
 
     #[test]
