@@ -19,7 +19,7 @@ use crate::syntax::document::{
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region, PIECE_BYTES};
-use crate::syntax::suppression::Suppression;
+use crate::syntax::suppression::{may_hold_suppression, Suppression};
 use crate::syntax::{parse, Document, SyntaxError};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -154,10 +154,7 @@ pub fn lint_text_for_fixes(
     // only such a finding uses looks unused to it (SL801); the fix engine needs
     // every finding, which uses it. So a capped walk of a text that may hold a
     // suppression (its marker, or an escape that may spell one) gives no report.
-    let report = options.report
-        && !(linted.capped
-            && (memchr::memmem::find(text.as_bytes(), b"silp-lint:").is_some()
-                || memchr::memmem::find(text.as_bytes(), b"\\u").is_some()));
+    let report = options.report && !(linted.capped && may_hold_suppression(text));
     FixLint {
         fixes: linted.fixes,
         meanings: linted.meanings,

@@ -20,6 +20,14 @@ pub struct Suppression {
 
 const MARKER: &str = "silp-lint:";
 
+/// Whether `text` may hold a suppression comment: its marker, or a `\u` escape,
+/// which may spell one inside a JSON string. A quick test, for what is only
+/// needed when a file has suppressions.
+pub fn may_hold_suppression(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), MARKER.as_bytes()).is_some()
+        || memchr::memmem::find(text.as_bytes(), b"\\u").is_some()
+}
+
 /// Parses the text after `#` of a comment starting at byte `hash` (the `#`):
 /// `Some(codes)` when it is a suppression.
 pub fn parse_codes(comment: &str, hash: usize) -> Option<Vec<(String, Span)>> {
