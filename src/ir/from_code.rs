@@ -44,20 +44,27 @@ pub fn decode(payload: &Payload) -> Ir {
 /// entities are written, and a large payload's freed pages are given back every
 /// [`CALLS_BETWEEN_RETURNS`] calls, so that a line of a million calls holds its
 /// entities or its arguments, not both (their memory is about the same).
-pub fn decode_consuming(mut payload: Payload) -> Ir {
+pub fn decode_consuming(payload: Payload) -> Ir {
     let mut ir = decode_all_but_entities(&payload);
+    write_entities_consuming(&mut ir, payload);
+    ir
+}
+
+/// The second step of [`decode_consuming`], after [`decode_all_but_entities`]:
+/// writes the entities of `payload` into `ir`, freeing each call's arguments as
+/// it goes.
+pub fn write_entities_consuming(ir: &mut Ir, mut payload: Payload) {
     let large = payload.span.len() >= crate::memory::LARGE_BUFFER_BYTES;
     let mut actions = std::mem::take(&mut payload.actions);
     // The separators and the rest, before any entity is written.
     drop(payload);
     for (index, call) in actions.iter_mut().enumerate() {
-        push_entities(&mut ir, call, index);
+        push_entities(ir, call, index);
         call.args = None;
         if large && index % CALLS_BETWEEN_RETURNS == CALLS_BETWEEN_RETURNS - 1 {
             crate::memory::return_freed_pages();
         }
     }
-    ir
 }
 
 /// How many calls of a large payload [`decode_consuming`] frees between giving
@@ -66,7 +73,7 @@ pub fn decode_consuming(mut payload: Payload) -> Ir {
 const CALLS_BETWEEN_RETURNS: usize = 1 << 16;
 
 /// The IR of `payload` with its intent and room for its entities, none written yet.
-fn decode_all_but_entities(payload: &Payload) -> Ir {
+pub fn decode_all_but_entities(payload: &Payload) -> Ir {
     let mut ir = Ir {
         origin: Origin::Code,
         span: payload.span.clone(),
