@@ -971,7 +971,8 @@ mod tests {
 
     /// A payload of at least `LARGE_BUFFER_BYTES` is checked by its rules while a
     /// second thread decodes and hashes it: it still gets a fix for each of its
-    /// calls, in order, and the meaning a lint-free decoding gives it.
+    /// calls, in order, the IR rules' findings beside the code rules', and the
+    /// meaning a lint-free decoding gives it.
     #[test]
     fn a_large_payload_checked_beside_its_decoding_gets_every_fix_and_its_meaning() {
         let settings = Settings::default();

@@ -106,7 +106,7 @@ pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 /// 24% slower, so this is called only where large buffers were just freed:
 /// - by the parser, after dropping a large payload's tokens;
 /// - by the lint's decoding, as it frees the tree's arguments
-///   (`ir::from_code::decode_consuming`);
+///   (`ir::from_code::write_entities_consuming`);
 /// - by the server, before and after it lints a document over 1 MiB
 ///   (`lsp::document::Snapshot::lint`): the messages that brought the text, and
 ///   the lint's trees and IRs, were freed on threads that may not allocate again.
