@@ -352,6 +352,20 @@ pub fn lint_files(files: &[(&str, &str, FileKind, &Settings)]) -> Vec<Vec<Diagno
     out
 }
 
+/// What `first` and `second` give, run on two threads when `parallel`, else one
+/// after the other: a join costs microseconds, more than a small payload's steps.
+fn both<A: Send, B: Send>(
+    parallel: bool,
+    first: impl FnOnce() -> A + Send,
+    second: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if parallel {
+        rayon::join(first, second)
+    } else {
+        (first(), second())
+    }
+}
+
 /// Walks one file's payloads and feeds each rule hook.
 struct Linter<'r, 'a> {
     rules: &'r RuleTable,
@@ -410,21 +424,18 @@ impl<'r, 'a> Linter<'r, 'a> {
                             // while the IR rules run: each pair reads the same tree
                             // or IR, and each step is about a tenth of the lint of a
                             // line of a million calls.
-                            let mut ir = if large {
-                                let decode = || from_code::decode_all_but_entities(&tree);
-                                rayon::join(|| self.code_rules(&tree), decode).1
-                            } else {
-                                self.code_rules(&tree);
-                                from_code::decode_all_but_entities(&tree)
-                            };
+                            let ((), mut ir) = both(
+                                large,
+                                || self.code_rules(&tree),
+                                || from_code::decode_all_but_entities(&tree),
+                            );
                             from_code::write_entities_consuming(&mut ir, *tree);
                             let wants_meaning = parsed && self.meanings.is_some();
-                            let meaning = if large && wants_meaning {
-                                rayon::join(|| self.ir_rules(&ir), || code_meaning(&ir, with)).1
-                            } else {
-                                self.ir_rules(&ir);
-                                wants_meaning.then(|| code_meaning(&ir, with)).flatten()
-                            };
+                            let ((), meaning) = both(
+                                large,
+                                || self.ir_rules(&ir),
+                                || wants_meaning.then(|| code_meaning(&ir, with)).flatten(),
+                            );
                             if let Some(meanings) = &mut self.meanings {
                                 meanings.push(PayloadMeaning {
                                     span: silp.line.span(),
