@@ -211,13 +211,22 @@ fn fix_rounds(
         // The fixes' keys are needed only once a fix is refused: to leave it out
         // of this round's lint, or to remember it when it is refused.
         let mut keys: Option<Vec<FixKey>> = None;
+        // The fixes refused before, left out of this round, each with its place
+        // among the text's fixes: should they be tried once more against this text,
+        // they are put back rather than the text linted again for them.
+        let mut held_back: Vec<(usize, PendingFix)> = Vec::new();
         if !refused_fixes.is_empty() {
             let all_keys = fix_keys(text, &fixes);
-            let (kept, kept_keys) = fixes
-                .into_iter()
-                .zip(all_keys)
-                .filter(|(_, key)| !refused_fixes.contains(key))
-                .unzip();
+            let mut kept = Vec::with_capacity(fixes.len());
+            let mut kept_keys = Vec::with_capacity(fixes.len());
+            for (place, (fix, key)) in fixes.into_iter().zip(all_keys).enumerate() {
+                if refused_fixes.contains(&key) {
+                    held_back.push((place, fix));
+                } else {
+                    kept.push(fix);
+                    kept_keys.push(key);
+                }
+            }
             fixes = kept;
             keys = Some(kept_keys);
         }
@@ -278,7 +287,7 @@ fn fix_rounds(
                 refused.clear();
                 applied_when_cleared = applied;
                 current_meanings = before;
-                current_fixes = lint(text, FixLintOptions::default()).fixes;
+                current_fixes = with_held_back(fixes, held_back);
                 continue;
             }
             break;
@@ -304,6 +313,19 @@ fn fix_rounds(
         refused,
         report: current_report,
     }))
+}
+
+/// A text's fixes in position order again: those `kept` for a round, with those
+/// `held_back` from it put back at their places.
+fn with_held_back<T>(kept: Vec<T>, held_back: Vec<(usize, T)>) -> Vec<T> {
+    let mut all = Vec::with_capacity(kept.len() + held_back.len());
+    let mut kept = kept.into_iter();
+    for (place, fix) in held_back {
+        all.extend(kept.by_ref().take(place - all.len()));
+        all.push(fix);
+    }
+    all.extend(kept);
+    all
 }
 
 /// What identifies a fix from one round's lint to the next: spans move as other
@@ -774,6 +796,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn fixes_held_back_go_back_to_their_places() {
+        assert_eq!(
+            with_held_back(vec![1, 3], vec![(0, 0), (2, 2), (4, 4)]),
+            [0, 1, 2, 3, 4]
+        );
+        assert_eq!(with_held_back(vec![0, 1], vec![]), [0, 1]);
+        assert_eq!(with_held_back(vec![], vec![(0, 0), (1, 1)]), [0, 1]);
     }
 
     #[test]

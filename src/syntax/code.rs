@@ -776,12 +776,13 @@ mod grammar {
             .collect::<TightArgs>()
             .map(|TightArgs(args)| args)
             .delimited_by(just(Token::LParen), just(Token::RParen))
-            .recover_with(via_parser(nested_delimiters(
-                Token::LParen,
-                Token::RParen,
-                [],
-                |_| Vec::new(),
-            )));
+            // Built only when an argument list fails: `nested_delimiters` allocates,
+            // and the grammar is built for each payload.
+            .recover_with(via_parser(custom(|input| {
+                input.parse(nested_delimiters(Token::LParen, Token::RParen, [], |_| {
+                    Vec::new()
+                }))
+            })));
         let call = name.then(args.or_not()).map_with(|(name, args), e| Call {
             name,
             args,
@@ -887,22 +888,16 @@ mod grammar {
                 }));
             });
         let actions = call
-            .clone()
             .map(move |first| Actions::starting_with(first, room))
             .foldl(
-                separator
-                    .then(call.clone())
-                    .map(Some)
-                    .or(stray.to(None))
-                    .repeated(),
+                separator.then(call).map(Some).or(stray.to(None)).repeated(),
                 Actions::push,
             );
 
         let else_branch = keyword("else")
             .then(just(Token::Colon).map_with(|_, e| range(e.span())).or_not())
             .then(
-                call.clone()
-                    .separated_by(just(Token::Semicolon))
+                call.separated_by(just(Token::Semicolon))
                     .at_least(1)
                     .collect::<Vec<_>>(),
             )
