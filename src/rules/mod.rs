@@ -706,16 +706,18 @@ pub(crate) fn report_deletable_char(
     help: &'static str,
 ) {
     let at = start..start + c.len_utf8();
-    ctx.report(
-        rule,
-        at.clone(),
-        format!("{name} {}", crate::unicode::code_point(c)),
-    )
-    .help(help)
-    .fix(Fix::safe(
-        format!("delete the {name}"),
-        vec![crate::diagnostics::Edit::delete(at)],
-    ));
+    // The fix engine's lint keeps the edit alone.
+    let (message, title) = if ctx.keeps_message(rule) {
+        (
+            format!("{name} {}", crate::unicode::code_point(c)),
+            format!("delete the {name}"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    ctx.report(rule, at.clone(), message)
+        .help(help)
+        .fix(Fix::safe(title, vec![crate::diagnostics::Edit::delete(at)]));
 }
 
 /// A just-recorded diagnostic, to attach help text or a fix to.

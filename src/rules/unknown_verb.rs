@@ -65,6 +65,18 @@ impl Rule for UnknownVerb {
             {
                 continue;
             }
+            // From -01 on the whitelist is advisory: a well-formed verb is a warning.
+            let severity = if ctx.settings().draft >= Draft::D01 && is_well_formed(normalized) {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            if !ctx.keeps_message(&Self::META) {
+                // The fix engine's lint keeps the rule and place alone: no message,
+                // and no suggestion for its help.
+                ctx.report_at_default(&Self::META, severity, verb.span.clone(), String::new());
+                continue;
+            }
             let candidates = VERBS
                 .iter()
                 .copied()
@@ -73,12 +85,6 @@ impl Rule for UnknownVerb {
                 VerbForm::ActionCode => format!("!{s}"),
                 VerbForm::FunctionName | VerbForm::ActionKey => s.to_lowercase(),
             });
-            // From -01 on the whitelist is advisory: a well-formed verb is a warning.
-            let severity = if ctx.settings().draft >= Draft::D01 && is_well_formed(normalized) {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
             let reported = ctx.report_at_default(
                 &Self::META,
                 severity,
