@@ -76,15 +76,12 @@ fn report(ctx: &mut Context, name: &Word, what: &str, fix: fn(String, Vec<Edit>)
     if lower == name.text {
         return;
     }
-    // The fix engine's lint keeps the edit alone.
-    let (message, title) = if ctx.keeps_message(&FunctionNameCase::META) {
+    let (message, title) = ctx.message_and_title(&FunctionNameCase::META, || {
         (
             format!("{what} name `{}` is not lower case", name.text),
             format!("Lower-case to `{lower}`"),
         )
-    } else {
-        (String::new(), String::new())
-    };
+    });
     ctx.report(&FunctionNameCase::META, name.span(), message)
         .fix(fix(title, vec![Edit::replace(name.span(), lower)]));
 }

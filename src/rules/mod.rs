@@ -573,6 +573,21 @@ impl<'a> Context<'a> {
         self.fixless.is_none() && self.settings.enabled(rule) && self.below_limit(rule)
     }
 
+    /// The message and fix title `build` gives, when a diagnostic of `rule`
+    /// reported now keeps them ([`Context::keeps_message`]); else two empty
+    /// strings, built for nothing: the fix engine's lint keeps the edit alone.
+    pub fn message_and_title(
+        &self,
+        rule: &RuleMeta,
+        build: impl FnOnce() -> (String, String),
+    ) -> (String, String) {
+        if self.keeps_message(rule) {
+            build()
+        } else {
+            (String::new(), String::new())
+        }
+    }
+
     /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.settle_last();
@@ -706,15 +721,12 @@ pub(crate) fn report_deletable_char(
     help: &'static str,
 ) {
     let at = start..start + c.len_utf8();
-    // The fix engine's lint keeps the edit alone.
-    let (message, title) = if ctx.keeps_message(rule) {
+    let (message, title) = ctx.message_and_title(rule, || {
         (
             format!("{name} {}", crate::unicode::code_point(c)),
             format!("delete the {name}"),
         )
-    } else {
-        (String::new(), String::new())
-    };
+    });
     ctx.report(rule, at.clone(), message)
         .help(help)
         .fix(Fix::safe(title, vec![crate::diagnostics::Edit::delete(at)]));
