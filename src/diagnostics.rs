@@ -347,6 +347,27 @@ impl Diagnostic {
     pub fn code(&self) -> &'static str {
         self.rule.code
     }
+
+    /// Moves every place in its own file the diagnostic names (its span, related
+    /// places there, its fix's edits) by `by` bytes: a diagnostic found in part of
+    /// a text, placed in the whole.
+    pub fn shift(&mut self, by: isize) {
+        self.span = shifted(&self.span, by);
+        for related in self.related.iter_mut().filter(|r| r.path.is_none()) {
+            related.span = shifted(&related.span, by);
+        }
+        if let Some(fix) = &mut self.fix {
+            for edit in &mut fix.edits {
+                edit.span = shifted(&edit.span, by);
+            }
+        }
+    }
+}
+
+/// `span` moved by `by` bytes, no further back than the start of the text.
+pub fn shifted(span: &Span, by: isize) -> Span {
+    let move_ = |o: usize| (o as isize + by).max(0) as usize;
+    move_(span.start)..move_(span.end)
 }
 
 #[cfg(test)]

@@ -15,8 +15,9 @@
 //! is left as it was and the reason is returned.
 
 use crate::diagnostics::{apply_edits, is_valid_span, Applicability, Diagnostic, Edit, PendingFix};
-use crate::lint::{lint_text_for_fixes, FixLint, FixLintOptions};
+use crate::lint::{lint_text_for_fixes, sort_and_dedup, FixLint, FixLintOptions};
 use crate::meaning::{payload_meanings, PayloadMeaning};
+use crate::rules::MAX_PER_RULE;
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::is_line_oriented;
@@ -56,6 +57,9 @@ pub struct Fixed {
     /// when the lint that found `text` needed no more fixes gave it: `check --fix`
     /// reports it rather than linting the file again.
     pub report: Option<Vec<Diagnostic>>,
+    /// The most diagnostics one rule reported in `text` ([`FixLint::most_reported`]),
+    /// for joining the reports of pieces.
+    most_reported: usize,
 }
 
 /// Fixes `text` (a file of `kind`) to a fixed point; `Err` says why the fixes were
@@ -113,10 +117,11 @@ fn fix_in_pieces(
     // pieces stop at their next round, and those not started never start (160,000
     // refused fixes in 2 MB: the pieces took 0.94 s of 2.7 s, all of it thrown away).
     let refused = AtomicBool::new(false);
-    let fixed: Vec<Fixed> = pieces
+    let mut fixed: Vec<Fixed> = pieces
         .into_par_iter()
         .map(|piece| fix_rounds(&text[piece], kind, unsafe_fixes, lint, Some(&refused))?.ok())
         .collect::<Option<_>>()?;
+    let report = joined_report(&mut fixed, region.span.start, lint);
     let mut joined = String::with_capacity(fixed.iter().map(|piece| piece.text.len()).sum());
     joined.push_str(&text[..region.span.start]);
     let mut applied = 0;
@@ -133,8 +138,48 @@ fn fix_in_pieces(
         applied,
         by_rule,
         refused: Vec::new(),
-        report: None,
+        report,
+        most_reported: 0,
     })
+}
+
+/// The report of the pieces `fixed` joined, the first starting at byte `start`:
+/// each piece's report, its places moved to where the piece lies, as a lint of the
+/// joined text would find them (its pieces are linted alone in the same way). A
+/// piece whose last lint gave none (it needed no fix) is linted for one. `None`
+/// when a rule might report past its limit in the joined text, which would keep
+/// that rule's first reports in the whole file: `check --fix` lints it again.
+fn joined_report(
+    fixed: &mut [Fixed],
+    start: usize,
+    lint: &(dyn Fn(&str, FixLintOptions) -> FixLint + Sync),
+) -> Option<Vec<Diagnostic>> {
+    if fixed.iter().map(|piece| piece.most_reported).sum::<usize>() > MAX_PER_RULE {
+        return None;
+    }
+    let reports: Vec<Vec<Diagnostic>> = fixed
+        .par_iter_mut()
+        .map(|piece| {
+            piece.report.take().or_else(|| {
+                let options = FixLintOptions {
+                    meanings: false,
+                    report: true,
+                };
+                lint(&piece.text, options).report
+            })
+        })
+        .collect::<Option<_>>()?;
+    let mut joined = Vec::with_capacity(reports.iter().map(Vec::len).sum());
+    let mut offset = start;
+    for (piece, report) in fixed.iter().zip(reports) {
+        joined.extend(report.into_iter().map(|mut d| {
+            d.shift(offset as isize);
+            d
+        }));
+        offset += piece.text.len();
+    }
+    sort_and_dedup(&mut joined);
+    Some(joined)
 }
 
 /// [`fix_text`] with the linting step given (what a test supplies): `lint(text,
@@ -196,6 +241,8 @@ fn fix_rounds(
     // A report of the current text, once a lint gave one: each round's result is
     // linted for one, since that lint is the last when nothing more is fixed.
     let mut current_report: Option<Vec<Diagnostic>> = None;
+    // The most diagnostics one rule reported in the current text.
+    let mut current_most_reported = first.most_reported;
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
     let mut refused: Vec<String> = Vec::new();
@@ -248,7 +295,7 @@ fn fix_rounds(
             if next == text {
                 break None;
             }
-            let linted = lint(
+            let mut linted = lint(
                 &next,
                 FixLintOptions {
                     meanings: true,
@@ -257,9 +304,10 @@ fn fix_rounds(
             );
             let after = linted
                 .meanings
+                .take()
                 .unwrap_or_else(|| payload_meanings(&next, kind));
             match verify(text, before, &after, &chosen) {
-                Ok(()) => break Some((next, after, linted.fixes, linted.report)),
+                Ok(()) => break Some((next, after, linted)),
                 Err(refusals) => {
                     if let Some(refused) = piece_refused {
                         refused.store(true, Ordering::Relaxed);
@@ -279,7 +327,7 @@ fn fix_rounds(
                 }
             }
         };
-        let Some((next, after, next_fixes, next_report)) = next else {
+        let Some((next, after, linted)) = next else {
             // Fixes refused against an earlier text are tried once more against
             // this one (a second `--fix` would try them), while that makes progress.
             if applied > applied_when_cleared && !refused_fixes.is_empty() {
@@ -298,8 +346,9 @@ fn fix_rounds(
         }
         current_text = next;
         current_meanings = Some(after);
-        current_fixes = next_fixes;
-        current_report = next_report;
+        current_fixes = linted.fixes;
+        current_report = linted.report;
+        current_most_reported = linted.most_reported;
     }
     if applied == 0 {
         if let Some(first) = refused.first() {
@@ -312,6 +361,7 @@ fn fix_rounds(
         by_rule,
         refused,
         report: current_report,
+        most_reported: current_most_reported,
     }))
 }
 
@@ -851,8 +901,19 @@ mod tests {
         })
     }
 
+    /// What `check` reports of `text`.
+    fn reported(text: &str, kind: FileKind) -> Vec<Diagnostic> {
+        crate::lint::lint_text_diagnostics(text, kind, &Settings::default())
+    }
+
+    /// Diagnostics as a report shows them, to compare.
+    fn shown(report: Option<&[Diagnostic]>) -> Option<String> {
+        report.map(|diagnostics| format!("{diagnostics:#?}"))
+    }
+
     /// Fixed in pieces as small as one line, a file comes out as it would fixed
-    /// whole: the same text, the same counts.
+    /// whole: the same text, the same counts, and the report `check` would give
+    /// of it.
     #[test]
     fn large_files_are_fixed_in_pieces_as_they_would_be_whole() {
         let lint = |kind| {
@@ -879,6 +940,11 @@ mod tests {
                     assert_eq!(
                         (&pieces.text, pieces.applied, &pieces.by_rule),
                         (&whole.text, whole.applied, &whole.by_rule),
+                        "{kind:?} in pieces of {piece_bytes}, unsafe fixes {unsafe_fixes}"
+                    );
+                    assert_eq!(
+                        shown(pieces.report.as_deref()),
+                        shown(Some(&reported(&whole.text, kind))),
                         "{kind:?} in pieces of {piece_bytes}, unsafe fixes {unsafe_fixes}"
                     );
                 }
@@ -930,8 +996,41 @@ mod tests {
                     (&pieces.text, pieces.applied, &pieces.by_rule),
                     (&whole.text, whole.applied, &whole.by_rule)
                 );
+                proptest::prop_assert_eq!(
+                    shown(pieces.report.as_deref()),
+                    shown(Some(&reported(&whole.text, FileKind::Silp)))
+                );
             }
         }
+    }
+
+    /// The pieces' reports are joined only while no rule can have reported past
+    /// its limit, suppressed findings counted: past it, `check --fix` lints the
+    /// file again for a report that keeps each rule's first findings.
+    #[test]
+    fn pieces_reports_are_not_joined_past_a_rules_limit() {
+        let lint = |text: &str, meanings| {
+            lint_text_for_fixes(text, FileKind::Silp, &Settings::default(), meanings)
+        };
+        // Unknown verbs (no fix) up to the limit, one of them suppressed, and a
+        // name to fix in each piece.
+        let block = format!("{}Cancel(x)\n", "frobnicate(y)\n".repeat(50));
+        let at_limit = format!(
+            "# silp-lint: ignore[SL101]\n{}",
+            block.repeat(MAX_PER_RULE / 50)
+        );
+        let fixed = fix_in_pieces(&at_limit, FileKind::Silp, false, &lint, 1000).unwrap();
+        assert_eq!(fixed.applied, MAX_PER_RULE / 50);
+        let report = reported(&fixed.text, FileKind::Silp);
+        assert_eq!(report.len(), MAX_PER_RULE - 1, "all but the one suppressed");
+        assert_eq!(shown(fixed.report.as_deref()), shown(Some(&report)));
+        // One more, and a whole lint reports how many it left out.
+        let past_limit = format!("{at_limit}frobnicate(y)\n");
+        let fixed = fix_in_pieces(&past_limit, FileKind::Silp, false, &lint, 1000).unwrap();
+        assert!(reported(&fixed.text, FileKind::Silp)
+            .iter()
+            .any(|d| d.message.contains("not shown")));
+        assert!(fixed.report.is_none());
     }
 
     /// A piece that would read its first character as a byte-order mark, or that

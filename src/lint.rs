@@ -32,6 +32,10 @@ pub struct FileLint {
     pub req_ids: Vec<ReqIdFact>,
     /// Whether a rule reported more than a file keeps ([`crate::rules::MAX_PER_RULE`]).
     pub capped: bool,
+    /// The most diagnostics one rule reported, counted as its limit counts them
+    /// ([`Context::most_reported`]): lints of parts of a text join into the
+    /// text's own only while their sum stays within the limit.
+    pub most_reported: usize,
     /// What each payload means, in file order, when the walk gathers it (the fix
     /// engine's lint of a round's result: see [`lint_text_for_fixes`]).
     pub meanings: Option<Vec<PayloadMeaning>>,
@@ -112,6 +116,9 @@ pub struct FixLint {
     pub meanings: Option<Vec<PayloadMeaning>>,
     /// The diagnostics [`lint_text_diagnostics`] finds, when asked for.
     pub report: Option<Vec<Diagnostic>>,
+    /// The most diagnostics one rule reported ([`FileLint::most_reported`]), asked
+    /// for or not.
+    pub most_reported: usize,
 }
 
 /// What the fix engine asks of a lint besides the fixes.
@@ -159,6 +166,7 @@ pub fn lint_text_for_fixes(
         fixes: linted.fixes,
         meanings: linted.meanings,
         report: report.then_some(linted.diagnostics),
+        most_reported: linted.most_reported,
     }
 }
 
@@ -496,6 +504,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             ..
         } = self;
         let capped = ctx.capped();
+        let most_reported = ctx.most_reported();
         let mut fixes = ctx.take_fixes();
         let mut diagnostics = ctx.into_diagnostics();
         let req_ids = req_ids.unwrap_or_default();
@@ -517,6 +526,7 @@ impl<'r, 'a> Linter<'r, 'a> {
             diagnostics,
             req_ids,
             capped,
+            most_reported,
             meanings,
             fixes,
         }

@@ -11,12 +11,11 @@
 //! related place, fix or `req_id` crossing its edges), the whole text is linted
 //! again. `tests/lsp.rs` checks by property that the result equals a full lint.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{shifted, Diagnostic};
 use crate::lint::{lint_text, sort_and_dedup, FileLint};
 use crate::rules::{ReqIdFact, MAX_PER_RULE};
 use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
-use std::collections::HashMap;
 
 /// Lints `new` (whose line index is `index`), reusing `previous`, the lint of `old`.
 pub fn relint(
@@ -126,11 +125,6 @@ fn place(span: &Span, start: usize, end: usize, window_reaches_eof: bool) -> Pla
     }
 }
 
-fn shift(span: &Span, by: isize) -> Span {
-    let move_ = |o: usize| (o as isize + by).max(0) as usize;
-    move_(span.start)..move_(span.end)
-}
-
 /// Every own-file span a diagnostic carries: its range, related places in the same
 /// file, and its fix's edits.
 fn spans_of(d: &Diagnostic) -> impl Iterator<Item = &Span> {
@@ -146,15 +140,7 @@ fn spans_of(d: &Diagnostic) -> impl Iterator<Item = &Span> {
 
 fn shift_diagnostic(d: &Diagnostic, by: isize) -> Diagnostic {
     let mut d = d.clone();
-    d.span = shift(&d.span, by);
-    for related in d.related.iter_mut().filter(|r| r.path.is_none()) {
-        related.span = shift(&related.span, by);
-    }
-    if let Some(fix) = &mut d.fix {
-        for edit in &mut fix.edits {
-            edit.span = shift(&edit.span, by);
-        }
-    }
+    d.shift(by);
     d
 }
 
@@ -182,6 +168,7 @@ fn window_relint(
             diagnostics: previous.diagnostics.clone(),
             req_ids: previous.req_ids.clone(),
             capped: false,
+            most_reported: previous.most_reported,
             meanings: None,
             fixes: Vec::new(),
         });
@@ -235,7 +222,7 @@ fn window_relint(
     for fact in &previous.req_ids {
         match place(&fact.span, start, old_end, reaches_eof) {
             Place::Before => req_ids.push((fact.value.clone(), fact.span.clone())),
-            Place::After => after_ids.push((fact.value.clone(), shift(&fact.span, delta))),
+            Place::After => after_ids.push((fact.value.clone(), shifted(&fact.span, delta))),
             Place::Inside => {}
             Place::Crossing => return None,
         }
@@ -251,18 +238,19 @@ fn window_relint(
         text.push_str(&new[start..end]);
         (lint_text(&text, kind, settings), start as isize - 1)
     };
-    if window.capped {
+    // Whether a full lint would leave a rule's diagnostics out depends on how many
+    // it reported, suppressed ones too: the lines kept reported at most what the
+    // whole text did before.
+    let most_reported = previous.most_reported + window.most_reported;
+    if most_reported > MAX_PER_RULE {
         return None;
     }
     diagnostics.extend(window.diagnostics.iter().map(|d| shift_diagnostic(d, base)));
-    if exceeds_rule_cap(&diagnostics) {
-        return None;
-    }
     req_ids.extend(
         window
             .req_ids
             .iter()
-            .map(|fact| (fact.value.clone(), shift(&fact.span, base))),
+            .map(|fact| (fact.value.clone(), shifted(&fact.span, base))),
     );
     req_ids.extend(after_ids);
     sort_and_dedup(&mut diagnostics);
@@ -278,18 +266,9 @@ fn window_relint(
         diagnostics,
         req_ids,
         capped: false,
+        most_reported,
         meanings: None,
         fixes: Vec::new(),
-    })
-}
-
-/// Whether a rule has more diagnostics than a full lint of the file would keep.
-fn exceeds_rule_cap(diagnostics: &[Diagnostic]) -> bool {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    diagnostics.iter().any(|d| {
-        let count = counts.entry(d.code()).or_default();
-        *count += 1;
-        *count > MAX_PER_RULE
     })
 }
 
@@ -340,6 +319,26 @@ mod tests {
         // The window is the changed line and one on each side: 27 bytes.
         assert!(relint_window(&edit, FileKind::Silp, &settings, 27).is_some());
         assert!(relint_window(&edit, FileKind::Silp, &settings, 26).is_none());
+    }
+
+    /// Suppressed diagnostics count towards their rule's limit: a line added to a
+    /// file at the limit, one of whose findings is suppressed, takes the file past
+    /// it, and the note saying how many were left out comes with it.
+    #[test]
+    fn suppressed_diagnostics_count_towards_the_limit_after_an_edit() {
+        let settings = Settings::default();
+        let old = format!(
+            "# silp-lint: ignore[SL104]\n{}",
+            "Cancel(x)\n".repeat(MAX_PER_RULE)
+        );
+        let new = format!("{old}Cancel(y)\n");
+        let previous = lint_text(&old, FileKind::Silp, &settings);
+        assert!(!previous.capped);
+        let index = LineIndex::new(&new);
+        let got = relint(&old, &previous, &new, &index, FileKind::Silp, &settings);
+        let full = lint_text(&new, FileKind::Silp, &settings);
+        assert!(full.capped);
+        assert_eq!(codes_and_spans(&got), codes_and_spans(&full));
     }
 
     #[test]

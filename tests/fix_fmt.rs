@@ -25,6 +25,7 @@ fn given(lint: &impl Fn(&str) -> Vec<Diagnostic>) -> impl Fn(&str, FixLintOption
         fixes: lint(text).into_iter().filter_map(PendingFix::of).collect(),
         meanings: None,
         report: None,
+        most_reported: 0,
     }
 }
 

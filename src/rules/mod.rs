@@ -704,6 +704,16 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The most diagnostics one rule reported, counted as its limit counts them:
+    /// before suppressions, past the limit too.
+    pub fn most_reported(&self) -> usize {
+        self.reported
+            .iter()
+            .map(|&(count, _)| count as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Whether a rule reported more diagnostics than a file keeps.
     pub fn capped(&self) -> bool {
         self.reported.iter().any(|(_, omitted)| omitted.is_some())
