@@ -57,8 +57,8 @@ pub struct Fixed {
     /// when the lint that found `text` needed no more fixes gave it: `check --fix`
     /// reports it rather than linting the file again.
     pub report: Option<Vec<Diagnostic>>,
-    /// The most diagnostics one rule reported in `text` ([`FixLint::most_reported`]),
-    /// for joining the reports of pieces.
+    /// The most diagnostics one rule reported in `text` ([`FixLint::most_reported`];
+    /// for a text fixed in pieces, at most that), for joining the reports of pieces.
     most_reported: usize,
 }
 
@@ -121,7 +121,9 @@ fn fix_in_pieces(
         .into_par_iter()
         .map(|piece| fix_rounds(&text[piece], kind, unsafe_fixes, lint, Some(&refused))?.ok())
         .collect::<Option<_>>()?;
-    let report = joined_report(&mut fixed, region.span.start, lint);
+    // At most what one rule reported in the joined text.
+    let most_reported = fixed.iter().map(|piece| piece.most_reported).sum();
+    let report = joined_report(&mut fixed, region.span.start, most_reported, lint);
     let mut joined = String::with_capacity(fixed.iter().map(|piece| piece.text.len()).sum());
     joined.push_str(&text[..region.span.start]);
     let mut applied = 0;
@@ -139,7 +141,7 @@ fn fix_in_pieces(
         by_rule,
         refused: Vec::new(),
         report,
-        most_reported: 0,
+        most_reported,
     })
 }
 
@@ -147,14 +149,16 @@ fn fix_in_pieces(
 /// each piece's report, its places moved to where the piece lies, as a lint of the
 /// joined text would find them (its pieces are linted alone in the same way). A
 /// piece whose last lint gave none (it needed no fix) is linted for one. `None`
-/// when a rule might report past its limit in the joined text, which would keep
-/// that rule's first reports in the whole file: `check --fix` lints it again.
+/// when a rule might report past its limit in the joined text (`most_reported`,
+/// at most what one rule reported there), which would keep that rule's first
+/// reports in the whole file: `check --fix` lints it again.
 fn joined_report(
     fixed: &mut [Fixed],
     start: usize,
+    most_reported: usize,
     lint: &(dyn Fn(&str, FixLintOptions) -> FixLint + Sync),
 ) -> Option<Vec<Diagnostic>> {
-    if fixed.iter().map(|piece| piece.most_reported).sum::<usize>() > MAX_PER_RULE {
+    if most_reported > MAX_PER_RULE {
         return None;
     }
     let reports: Vec<Vec<Diagnostic>> = fixed
