@@ -8,7 +8,7 @@ use crate::meaning::{
     code_meaning, document_meanings, item_meanings, silp_meaning, PayloadMeaning,
 };
 use crate::rules::registry::RULES;
-use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext};
+use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext, MAX_PER_RULE};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::Payload;
@@ -30,8 +30,6 @@ pub struct FileLint {
     pub diagnostics: Vec<Diagnostic>,
     /// Every `meta.req_id` written in the file.
     pub req_ids: Vec<ReqIdFact>,
-    /// Whether a rule reported more than a file keeps ([`crate::rules::MAX_PER_RULE`]).
-    pub capped: bool,
     /// The most diagnostics one rule reported, counted as its limit counts them
     /// ([`Context::most_reported`]): lints of parts of a text join into the
     /// text's own only while their sum stays within the limit.
@@ -42,6 +40,14 @@ pub struct FileLint {
     /// In the fix engine's lint, the fix of each diagnostic with one, in position
     /// order (the diagnostics themselves are not kept).
     pub fixes: Vec<PendingFix>,
+}
+
+impl FileLint {
+    /// Whether a rule reported more than a report keeps ([`MAX_PER_RULE`]), so a
+    /// report of the text leaves some of its diagnostics out.
+    pub fn capped(&self) -> bool {
+        self.most_reported > MAX_PER_RULE
+    }
 }
 
 /// Lints one file's text as `kind`. A line-oriented file is linted a line at a
@@ -161,7 +167,7 @@ pub fn lint_text_for_fixes(
     // only such a finding uses looks unused to it (SL801); the fix engine needs
     // every finding, which uses it. So a capped walk of a text that may hold a
     // suppression (its marker, or an escape that may spell one) gives no report.
-    let report = options.report && !(linted.capped && may_hold_suppression(text));
+    let report = options.report && !(linted.capped() && may_hold_suppression(text));
     FixLint {
         fixes: linted.fixes,
         meanings: linted.meanings,
@@ -503,7 +509,6 @@ impl<'r, 'a> Linter<'r, 'a> {
             meanings,
             ..
         } = self;
-        let capped = ctx.capped();
         let most_reported = ctx.most_reported();
         let mut fixes = ctx.take_fixes();
         let mut diagnostics = ctx.into_diagnostics();
@@ -525,7 +530,6 @@ impl<'r, 'a> Linter<'r, 'a> {
         FileLint {
             diagnostics,
             req_ids,
-            capped,
             most_reported,
             meanings,
             fixes,
@@ -1061,7 +1065,11 @@ mod tests {
                 let shown = |lint: FileLint| {
                     format!(
                         "{:?} {:?} {:?} {} {:?}",
-                        lint.diagnostics, lint.fixes, lint.req_ids, lint.capped, lint.meanings
+                        lint.diagnostics,
+                        lint.fixes,
+                        lint.req_ids,
+                        lint.most_reported,
+                        lint.meanings
                     )
                 };
                 let whole = walk(usize::MAX);
@@ -1090,7 +1098,7 @@ mod tests {
                 let both = walk(Context::with_fixes(&text, &settings), piece_bytes);
                 let diagnostics = |lint: &FileLint| format!("{:?}", lint.diagnostics);
                 assert_eq!(diagnostics(&both), diagnostics(&report), "{kind:?}");
-                assert_eq!(both.capped, report.capped, "{kind:?}");
+                assert_eq!(both.capped(), report.capped(), "{kind:?}");
                 assert_eq!(both.fixes, fixes.fixes, "{kind:?}");
             }
         }
@@ -1213,7 +1221,7 @@ mod tests {
     fn a_rule_keeps_at_most_its_cap_of_diagnostics_per_file_and_counts_the_rest() {
         let text = "Cancel(x)\n".repeat(crate::rules::MAX_PER_RULE + 250);
         let lint = lint_text(&text, FileKind::Silp, &Settings::default());
-        assert!(lint.capped);
+        assert!(lint.capped());
         let sl104: Vec<&Diagnostic> = lint
             .diagnostics
             .iter()
@@ -1267,7 +1275,7 @@ mod tests {
         let lint = lint_text(&text, FileKind::SilpJson, &Settings::default());
         let codes: Vec<&str> = lint.diagnostics.iter().map(|d| d.code()).collect();
         assert_eq!(codes, ["SL201"]);
-        assert!(!lint.capped);
+        assert!(!lint.capped());
         let nlip = format!(
             "{{\"format\":\"text\",\"subformat\":\"silp\",\"content\":\"start({}x)\"}}",
             "\\u200b,".repeat(100_000)

@@ -158,7 +158,7 @@ fn window_relint(
     } = edit;
     // A result that left diagnostics out cannot be patched: which ones were shown
     // depends on the whole file.
-    if previous.capped {
+    if previous.capped() {
         return None;
     }
     let (a, b) = (old.as_bytes(), new.as_bytes());
@@ -167,7 +167,6 @@ fn window_relint(
         return Some(FileLint {
             diagnostics: previous.diagnostics.clone(),
             req_ids: previous.req_ids.clone(),
-            capped: false,
             most_reported: previous.most_reported,
             meanings: None,
             fixes: Vec::new(),
@@ -265,7 +264,6 @@ fn window_relint(
     Some(FileLint {
         diagnostics,
         req_ids,
-        capped: false,
         most_reported,
         meanings: None,
         fixes: Vec::new(),
@@ -333,11 +331,11 @@ mod tests {
         );
         let new = format!("{old}Cancel(y)\n");
         let previous = lint_text(&old, FileKind::Silp, &settings);
-        assert!(!previous.capped);
+        assert!(!previous.capped());
         let index = LineIndex::new(&new);
         let got = relint(&old, &previous, &new, &index, FileKind::Silp, &settings);
         let full = lint_text(&new, FileKind::Silp, &settings);
-        assert!(full.capped);
+        assert!(full.capped());
         assert_eq!(codes_and_spans(&got), codes_and_spans(&full));
     }
 

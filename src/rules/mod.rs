@@ -679,6 +679,12 @@ impl<'a> Context<'a> {
         debug_assert!(piece.counted.is_some(), "absorbs only a Context::piece");
         if let (Some(fixless), Some(more)) = (&mut self.fixless, piece.fixless) {
             fixless.extend(more);
+            // The fix engine's lint moves every diagnostic out as it settles it
+            // (and keeps them all, past the limit too): only the piece's counts
+            // say how many each rule reported.
+            for ((count, _), (more, _)) in self.reported.iter_mut().zip(&piece.reported) {
+                *count += more;
+            }
         }
         self.fixes.extend(piece.fixes);
         let counted = piece.counted.unwrap_or_default();
@@ -712,11 +718,6 @@ impl<'a> Context<'a> {
             .map(|&(count, _)| count as usize)
             .max()
             .unwrap_or(0)
-    }
-
-    /// Whether a rule reported more diagnostics than a file keeps.
-    pub fn capped(&self) -> bool {
-        self.reported.iter().any(|(_, omitted)| omitted.is_some())
     }
 }
 
