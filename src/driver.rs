@@ -533,8 +533,10 @@ fn rewrite_each<T: Send>(
 }
 
 /// How many diagnostics of the reports of written files `check --fix` holds for
-/// its report at most (a few MiB): past them, a written file is linted again for
-/// its report, so the run's memory does not grow with the library.
+/// its report at most (a few MiB), or the first report it is given when that is
+/// larger alone (`check` would hold that file's report in any case): past them, a
+/// written file is linted again for its report, so the run's memory does not grow
+/// with the library.
 const HELD_REPORT_DIAGNOSTICS: usize = 25_000;
 
 /// Applies the fixes of every file under `paths` in place. Only files that change
@@ -559,7 +561,7 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
             .report
             .filter(|diagnostics| {
                 let before = held.fetch_add(diagnostics.len(), Ordering::Relaxed);
-                before + diagnostics.len() <= HELD_REPORT_DIAGNOSTICS
+                before == 0 || before + diagnostics.len() <= HELD_REPORT_DIAGNOSTICS
             })
             .map(|diagnostics| FixedReport {
                 text_hash: text_hash(&fixed.text),

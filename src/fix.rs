@@ -22,8 +22,10 @@ use crate::settings::Settings;
 use crate::source::{FileKind, LineIndex, Span};
 use crate::syntax::document::is_line_oriented;
 use crate::syntax::region::{regions, PIECE_BYTES};
+use indexmap::IndexSet;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The most lint-and-fix rounds one file gets.
@@ -249,9 +251,9 @@ fn fix_rounds(
     let mut current_most_reported = first.most_reported;
     let mut applied = 0;
     let mut by_rule = BTreeMap::new();
-    let mut refused: Vec<String> = Vec::new();
+    let mut refused: Vec<Refusal> = Vec::new();
     // Fixes refused in an earlier round, which the next lint reports again.
-    let mut refused_fixes: HashSet<FixKey> = HashSet::new();
+    let mut refused_fixes: IndexSet<FixKey> = IndexSet::new();
     let mut applied_when_cleared = 0;
     for _ in 0..MAX_ROUNDS {
         if given_up() {
@@ -259,27 +261,28 @@ fn fix_rounds(
         }
         let mut fixes = std::mem::take(&mut current_fixes);
         let text: &str = &current_text;
-        // The fixes' keys are needed only once a fix is refused: to leave it out
-        // of this round's lint, or to remember it when it is refused.
-        let mut keys: Option<Vec<FixKey>> = None;
+        // The how-manieth such fix each is, needed only once a fix is refused: to
+        // leave it out of this round, or to remember it when it is refused.
+        let mut nths: Option<Vec<usize>> = None;
         // The fixes refused before, left out of this round, each with its place
         // among the text's fixes: should they be tried once more against this text,
         // they are put back rather than the text linted again for them.
         let mut held_back: Vec<(usize, PendingFix)> = Vec::new();
         if !refused_fixes.is_empty() {
-            let all_keys = fix_keys(text, &fixes);
+            let all_nths = fix_nths(text, &fixes);
             let mut kept = Vec::with_capacity(fixes.len());
-            let mut kept_keys = Vec::with_capacity(fixes.len());
-            for (place, (fix, key)) in fixes.into_iter().zip(all_keys).enumerate() {
-                if refused_fixes.contains(&key) {
+            let mut kept_nths = Vec::with_capacity(fixes.len());
+            for (place, (fix, nth)) in fixes.into_iter().zip(all_nths).enumerate() {
+                let same = SameFix { text, fix: &fix };
+                if refused_fixes.contains(&FixKeyRef { same, nth }) {
                     held_back.push((place, fix));
                 } else {
                     kept.push(fix);
-                    kept_keys.push(key);
+                    kept_nths.push(nth);
                 }
             }
             fixes = kept;
-            keys = Some(kept_keys);
+            nths = Some(kept_nths);
         }
         let mut chosen = choose(text, &fixes, unsafe_fixes);
         // A round with no fix to apply needs no meaning check (a clean file).
@@ -317,16 +320,19 @@ fn fix_rounds(
                         refused.store(true, Ordering::Relaxed);
                         return None;
                     }
-                    let refused_places = Refused::new(&refusals);
+                    let refused_places = Refused::new(refusals.iter().map(|r| r.touching.clone()));
                     let (mut bad, mut good): (Vec<&PendingFix>, Vec<&PendingFix>) =
                         chosen.iter().partition(|f| refused_places.touched_by(f));
                     if bad.is_empty() {
                         // No fix touches what was refused: none of this round holds.
                         bad = std::mem::take(&mut good);
                     }
-                    let keys = keys.get_or_insert_with(|| fix_keys(text, &fixes));
-                    refused_fixes.extend(bad.iter().map(|&f| keys[index_in(&fixes, f)].clone()));
-                    refused.extend(refusals.into_iter().map(|refusal| refusal.message));
+                    let nths = nths.get_or_insert_with(|| fix_nths(text, &fixes));
+                    refused_fixes.extend(bad.iter().map(|&fix| {
+                        let nth = nths[index_in(&fixes, fix)];
+                        FixKey::new(SameFix { text, fix }, nth)
+                    }));
+                    refused.extend(refusals);
                     chosen = good;
                 }
             }
@@ -356,14 +362,14 @@ fn fix_rounds(
     }
     if applied == 0 {
         if let Some(first) = refused.first() {
-            return Some(Err(first.clone()));
+            return Some(Err(first.to_string()));
         }
     }
     Some(Ok(Fixed {
         text: current_text,
         applied,
         by_rule,
-        refused,
+        refused: refused.iter().map(Refusal::to_string).collect(),
         report: current_report,
         most_reported: current_most_reported,
     }))
@@ -382,35 +388,119 @@ fn with_held_back<T>(kept: Vec<T>, held_back: Vec<(usize, T)>) -> Vec<T> {
     all
 }
 
-/// What identifies a fix from one round's lint to the next: spans move as other
-/// fixes apply; the rule, each edit with the text it replaces, and the
-/// how-manieth such fix of the file it is do not. (Without that count, one
-/// refused deletion of a character would hold back the same deletion everywhere
-/// else in the file until the next run.)
-type FixKey = (SameFix, usize);
+/// A fix's rule and edits, each with the text of `text` it replaces: two fixes
+/// alike in these make the same change, whatever their diagnostics say. Spans
+/// move as other fixes apply; these do not.
+#[derive(Clone, Copy)]
+struct SameFix<'a> {
+    text: &'a str,
+    fix: &'a PendingFix,
+}
 
-/// A fix's rule and edits (each with the text it replaces): two fixes alike in
-/// these make the same change, whatever their diagnostics say.
-type SameFix = (&'static str, Vec<(String, String)>);
+impl<'a> SameFix<'a> {
+    /// Each edit's replaced text and new content.
+    fn edits(self) -> impl ExactSizeIterator<Item = (&'a str, &'a str)> {
+        self.fix.edits().iter().map(move |e| {
+            let replaced = self.text.get(e.span.clone()).unwrap_or_default();
+            (replaced, e.content.as_str())
+        })
+    }
+}
 
-/// The key of each fix of one round (in position order).
-fn fix_keys(text: &str, fixes: &[PendingFix]) -> Vec<FixKey> {
+impl PartialEq for SameFix<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.fix.code() == other.fix.code()
+            && self.fix.edits().len() == other.fix.edits().len()
+            && self.edits().eq(other.edits())
+    }
+}
+
+impl Eq for SameFix<'_> {}
+
+/// Hashed as [`FixKey`] hashes its owned copy, so either finds the other.
+impl Hash for SameFix<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.fix.code().hash(state);
+        state.write_usize(self.fix.edits().len());
+        for (replaced, content) in self.edits() {
+            replaced.hash(state);
+            content.hash(state);
+        }
+    }
+}
+
+/// A fix of one round's text and the how-manieth alike fix of the text it is:
+/// what identifies it in the next round's lint. (Without that count, one refused
+/// deletion of a character would hold back the same deletion everywhere else in
+/// the file until the next run.)
+struct FixKeyRef<'a> {
+    same: SameFix<'a>,
+    nth: usize,
+}
+
+impl Hash for FixKeyRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.same.hash(state);
+        state.write_usize(self.nth);
+    }
+}
+
+impl indexmap::Equivalent<FixKey> for FixKeyRef<'_> {
+    fn equivalent(&self, key: &FixKey) -> bool {
+        self.nth == key.nth
+            && self.same.fix.code() == key.rule
+            && self.same.fix.edits().len() == key.edits.len()
+            && self
+                .same
+                .edits()
+                .eq(key.edits.iter().map(|(r, c)| (r.as_str(), c.as_str())))
+    }
+}
+
+/// A [`FixKeyRef`] kept past its round's text: a refused fix's, found again in
+/// the next round's fixes without a copy of theirs.
+#[derive(PartialEq, Eq)]
+struct FixKey {
+    rule: &'static str,
+    edits: Box<[(String, String)]>,
+    nth: usize,
+}
+
+impl FixKey {
+    fn new(same: SameFix, nth: usize) -> FixKey {
+        FixKey {
+            rule: same.fix.code(),
+            edits: same
+                .edits()
+                .map(|(replaced, content)| (replaced.to_string(), content.to_string()))
+                .collect(),
+            nth,
+        }
+    }
+}
+
+impl Hash for FixKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.rule.hash(state);
+        state.write_usize(self.edits.len());
+        for (replaced, content) in &self.edits {
+            replaced.as_str().hash(state);
+            content.as_str().hash(state);
+        }
+        state.write_usize(self.nth);
+    }
+}
+
+/// For each fix of one round's text (in position order), the how-manieth fix
+/// alike ([`SameFix`]) it is, counting from 1.
+fn fix_nths(text: &str, fixes: &[PendingFix]) -> Vec<usize> {
     let mut seen: HashMap<SameFix, usize> = HashMap::new();
     fixes
         .iter()
         .map(|fix| {
-            let edits = fix
-                .edits()
-                .iter()
-                .map(|e| {
-                    let replaced = text.get(e.span.clone()).unwrap_or_default();
-                    (replaced.to_string(), e.content.clone())
-                })
-                .collect();
-            let fix = (fix.code(), edits);
-            let count = seen.entry(fix.clone()).or_insert(0);
+            let count = seen.entry(SameFix { text, fix }).or_insert(0);
             *count += 1;
-            (fix, *count)
+            *count
         })
         .collect()
 }
@@ -432,8 +522,8 @@ struct Refused {
 }
 
 impl Refused {
-    fn new(refusals: &[Refusal]) -> Refused {
-        let mut spans: Vec<Span> = refusals.iter().map(|r| r.touching.clone()).collect();
+    fn new(places: impl Iterator<Item = Span>) -> Refused {
+        let mut spans: Vec<Span> = places.collect();
         sort_by_position(&mut spans, |span| span);
         let furthest_end = spans
             .iter()
@@ -522,11 +612,62 @@ fn sort_by_position<T>(items: &mut [T], span: impl Fn(&T) -> &Span) {
     }
 }
 
-/// Why the meaning check refused a payload: the message, and the payload's bytes
-/// in the text the round started from (the fixes touching it are left out).
+/// Why the meaning check refused a payload, and its bytes in the text the round
+/// started from (the fixes touching it are left out). Its message is written
+/// only when it is reported: a round's refusals are dropped when the refused
+/// fixes are tried again.
 struct Refusal {
-    message: String,
+    /// The rules of the fixes touching the payload, sorted (none: "the fixes").
+    codes: Box<[&'static str]>,
+    /// Where the payload starts, as a refusal message gives it.
+    line: usize,
+    column: usize,
+    why: Why,
     touching: Span,
+}
+
+/// What a round would do to a payload.
+enum Why {
+    NoLongerParse,
+    DecodeDifferently,
+    /// The payload would disappear or be split (`what`), leaving `after` payloads
+    /// in the file instead of `before`.
+    Count {
+        what: &'static str,
+        after: usize,
+        before: usize,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.codes.is_empty() {
+            f.write_str("refusing to apply the fixes: ")?;
+        } else {
+            write!(f, "refusing to apply the {} fix: ", self.codes.join(", "))?;
+        }
+        let (line, column) = (self.line, self.column);
+        match self.why {
+            Why::NoLongerParse => write!(f, "the payload at {line}:{column} would no longer parse"),
+            Why::DecodeDifferently => {
+                write!(f, "the payload at {line}:{column} would decode differently")
+            }
+            Why::Count {
+                what,
+                after,
+                before,
+            } => {
+                let payloads = |n: usize| if n == 1 { "payload" } else { "payloads" };
+                write!(
+                    f,
+                    "the file would hold {after} {} instead of {before} {} (the payload at \
+                     {line}:{column} would {what})",
+                    payloads(after),
+                    payloads(before)
+                )
+            }
+        }
+    }
 }
 
 /// Where the bytes of a text move when sorted, non-overlapping edits apply.
@@ -627,39 +768,31 @@ fn verify(
             .map(|(_, d)| *d)
             .collect()
     };
-    let codes = |fixes: &[&PendingFix]| {
-        let mut codes: Vec<&str> = fixes.iter().map(|f| f.code()).collect();
+    let codes = |span: &Span| -> Box<[&'static str]> {
+        let mut codes: Vec<&'static str> = touching(span).iter().map(|f| f.code()).collect();
         codes.sort_unstable();
         codes.dedup();
-        if codes.is_empty() {
-            "the fixes".to_string()
-        } else {
-            format!("the {} fix", codes.join(", "))
-        }
+        codes.into()
     };
     // Only a refusal names a place: most rounds need no line index.
     let index = std::cell::OnceCell::new();
-    let place = |span: &Span| {
+    let mut refusals = Vec::new();
+    let mut refuse = |span: Span, why: Why| {
         let at = index
             .get_or_init(|| LineIndex::new(old_text))
             .location(old_text, span.start);
-        format!("{}:{}", at.line, at.column)
-    };
-    let mut refusals = Vec::new();
-    let mut refuse = |span: Span, why: String| {
         refusals.push(Refusal {
-            message: format!("refusing to apply {}: {why}", codes(&touching(&span))),
+            codes: codes(&span),
+            line: at.line,
+            column: at.column,
+            why,
             touching: span,
         });
     };
-    let count_changes = |what: &str, span: &Span| {
-        let payloads = |n: usize| format!("{n} payload{}", if n == 1 { "" } else { "s" });
-        format!(
-            "the file would hold {} instead of {} (the payload at {} would {what})",
-            payloads(after.len()),
-            payloads(before.len()),
-            place(span)
-        )
+    let count_change = |what: &'static str| Why::Count {
+        what,
+        after: after.len(),
+        before: before.len(),
     };
     let (mut i, mut j) = (0, 0);
     let mut cursor = 0;
@@ -675,10 +808,7 @@ fn verify(
                 j += 1;
                 let (Some(was), Some(is)) = (&b.meaning, &a.meaning) else {
                     if b.meaning.is_some() {
-                        refuse(
-                            b.span.clone(),
-                            format!("the payload at {} would no longer parse", place(&b.span)),
-                        );
+                        refuse(b.span.clone(), Why::NoLongerParse);
                     }
                     continue;
                 };
@@ -690,22 +820,18 @@ fn verify(
                         || !MEANING_PRESERVING.contains(&f.code())
                 });
                 if !may_change {
-                    refuse(
-                        b.span.clone(),
-                        format!("the payload at {} would decode differently", place(&b.span)),
-                    );
+                    refuse(b.span.clone(), Why::DecodeDifferently);
                 }
             }
             (Some(old_at), new_at) if new_at.is_none_or(|new_at| old_at < new_at) => {
-                let span = before[i].span.clone();
-                refuse(span.clone(), count_changes("disappear", &span));
+                refuse(before[i].span.clone(), count_change("disappear"));
                 i += 1;
             }
             _ => {
                 let span = &after[j].span;
                 let old_span =
                     map.to_old(span.start)..map.to_old(span.end).max(map.to_old(span.start));
-                refuse(old_span.clone(), count_changes("be split", &old_span));
+                refuse(old_span, count_change("be split"));
                 j += 1;
             }
         }
@@ -816,14 +942,7 @@ mod tests {
             &[9..10, 1..11, 5..7],
         ];
         for refused in places {
-            let refusals: Vec<Refusal> = refused
-                .iter()
-                .map(|span| Refusal {
-                    message: String::new(),
-                    touching: span.clone(),
-                })
-                .collect();
-            let index = Refused::new(&refusals);
+            let index = Refused::new(refused.iter().cloned());
             for start in 0..14 {
                 for len in 0..4 {
                     let edit = Edit::delete(start..start + len);
@@ -850,6 +969,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A deletion refused in one round is found in the next round's fixes where
+    /// other fixes moved it, and only as the same how-manieth deletion alike.
+    #[test]
+    fn a_refused_fix_is_known_again_where_it_moved() {
+        let rule = crate::rules::registry::find("SL204").unwrap().meta();
+        let deletion = |span: Span| {
+            let diagnostic = Diagnostic {
+                rule,
+                severity: rule.severity,
+                message: String::new(),
+                help: None,
+                span: span.clone(),
+                fix: Some(Box::new(Fix::safe("delete", vec![Edit::delete(span)]))),
+                related: Vec::new(),
+            };
+            PendingFix::of(diagnostic).unwrap()
+        };
+        let (before, after) = ("a\u{ad}b\u{ad}", "  a\u{ad}b\u{ad}");
+        let refused = [deletion(1..3), deletion(4..6)];
+        let moved = [deletion(3..5), deletion(6..8)];
+        assert_eq!(fix_nths(before, &refused), [1, 2]);
+        let mut keys = IndexSet::new();
+        keys.insert(FixKey::new(
+            SameFix {
+                text: before,
+                fix: &refused[1],
+            },
+            2,
+        ));
+        let known = |fix, nth| {
+            keys.contains(&FixKeyRef {
+                same: SameFix { text: after, fix },
+                nth,
+            })
+        };
+        assert!(known(&moved[1], 2));
+        assert!(
+            !known(&moved[0], 1),
+            "the first deletion alike was not refused"
+        );
+        let other = deletion(5..6);
+        assert!(
+            !known(&other, 2),
+            "deleting another character is another fix"
+        );
     }
 
     #[test]

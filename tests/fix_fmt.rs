@@ -615,6 +615,36 @@ fn fix_reports_what_a_check_of_the_written_files_reports() {
     }
 }
 
+/// A file whose report alone holds more diagnostics than a run keeps for its
+/// written files (three rules past their limit, with refused fixes beside them)
+/// is still reported as `check` reports it afterwards.
+#[test]
+fn fix_reports_a_file_past_the_runs_report_budget_as_check_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refused.silp");
+    std::fs::write(&path, "\u{ad}\nCancel(x)\n".repeat(10_001)).unwrap();
+    let fixed = silp_lint(
+        dir.path(),
+        &["check", "--fix", "--output-format", "json", "."],
+    );
+    assert!(
+        stderr(&fixed).contains("Fixed 10001 diagnostics in 1 file (SL104"),
+        "{}",
+        stderr(&fixed)
+    );
+    assert!(stderr(&fixed).contains(
+        "refusing to apply the SL204 fix: the file would hold 10001 payloads instead of \
+         20002 payloads (the payload at 1:1 would disappear)"
+    ));
+    let checked = silp_lint(dir.path(), &["check", "--output-format", "json", "."]);
+    assert_eq!(stdout(&fixed), stdout(&checked));
+    // The refusals are errors; the report alone fails the check.
+    assert_eq!(fixed.status.code(), Some(2));
+    assert_eq!(checked.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&checked)).unwrap();
+    assert!(report.as_array().unwrap().len() > 30_000);
+}
+
 #[test]
 fn fix_never_touches_a_file_it_was_not_asked_to() {
     let dir = tempfile::tempdir().unwrap();
