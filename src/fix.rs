@@ -409,23 +409,50 @@ impl<'a> SameFix<'a> {
 
 impl PartialEq for SameFix<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.fix.code() == other.fix.code()
-            && self.fix.edits().len() == other.fix.edits().len()
-            && self.edits().eq(other.edits())
+        same_fix(
+            self.fix.code(),
+            self.edits(),
+            other.fix.code(),
+            other.edits(),
+        )
     }
 }
 
 impl Eq for SameFix<'_> {}
 
-/// Hashed as [`FixKey`] hashes its owned copy, so either finds the other.
 impl Hash for SameFix<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.fix.code().hash(state);
-        state.write_usize(self.fix.edits().len());
-        for (replaced, content) in self.edits() {
-            replaced.hash(state);
-            content.hash(state);
-        }
+        hash_fix(self.fix.code(), self.edits(), state);
+    }
+}
+
+/// Whether two fixes' rules and edits ([`SameFix`]) are alike, whichever form
+/// holds them.
+fn same_fix<'a, 'b>(
+    rule: &str,
+    edits: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+    other_rule: &str,
+    other_edits: impl ExactSizeIterator<Item = (&'b str, &'b str)>,
+) -> bool {
+    rule == other_rule
+        && edits.len() == other_edits.len()
+        && edits
+            .zip(other_edits)
+            .all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+}
+
+/// Hashes a fix's rule and edits ([`SameFix`]) alike whichever form holds them,
+/// so a borrowed key finds its owned copy.
+fn hash_fix<'e, H: Hasher>(
+    rule: &str,
+    edits: impl ExactSizeIterator<Item = (&'e str, &'e str)>,
+    state: &mut H,
+) {
+    rule.hash(state);
+    state.write_usize(edits.len());
+    for (replaced, content) in edits {
+        replaced.hash(state);
+        content.hash(state);
     }
 }
 
@@ -447,13 +474,8 @@ impl Hash for FixKeyRef<'_> {
 
 impl indexmap::Equivalent<FixKey> for FixKeyRef<'_> {
     fn equivalent(&self, key: &FixKey) -> bool {
-        self.nth == key.nth
-            && self.same.fix.code() == key.rule
-            && self.same.fix.edits().len() == key.edits.len()
-            && self
-                .same
-                .edits()
-                .eq(key.edits.iter().map(|(r, c)| (r.as_str(), c.as_str())))
+        let same = self.same;
+        self.nth == key.nth && same_fix(same.fix.code(), same.edits(), key.rule, key.edits())
     }
 }
 
@@ -477,16 +499,15 @@ impl FixKey {
             nth,
         }
     }
+
+    fn edits(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        self.edits.iter().map(|(r, c)| (r.as_str(), c.as_str()))
+    }
 }
 
 impl Hash for FixKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.rule.hash(state);
-        state.write_usize(self.edits.len());
-        for (replaced, content) in &self.edits {
-            replaced.as_str().hash(state);
-            content.as_str().hash(state);
-        }
+        hash_fix(self.rule, self.edits(), state);
         state.write_usize(self.nth);
     }
 }
