@@ -438,30 +438,44 @@ mod tests {
         assert!(codes(&again[0]).is_empty());
     }
 
-    #[tokio::test]
-    async fn a_lint_of_an_older_version_is_never_published() {
-        let (session, mut outgoing) = session();
-        let key = "file:///w/c.silp.jsonl";
-        open(&session, key, 1, "{\"intent\":\"!begin\"}\n");
-        // Let the job take version 1 and start linting it on the blocking pool.
-        tokio::task::yield_now().await;
-        {
-            let mut state = session.lock();
-            let doc = state.docs.get_mut(key).unwrap();
-            doc.snapshot =
-                Snapshot::new("{\"intent\":\"!START\"}\n".to_string(), FileKind::SilpJsonl);
-            doc.version = 2;
-            request_lint(&session, &mut state, key);
-        }
-        let publish = next_publish(&mut outgoing).await;
-        assert_eq!(publish.version, Some(2));
-        assert!(codes(&publish).is_empty(), "{:?}", codes(&publish));
-        let state = session.lock();
-        assert!(is_current(&state, &publish));
-        let stale = Publish {
-            version: Some(1),
-            ..publish
-        };
-        assert!(!is_current(&state, &stale));
+    #[test]
+    fn a_lint_of_an_older_version_is_never_published() {
+        // One blocking thread, held by a gate until version 2 is in place: the lint
+        // of version 1 cannot end before it, however the threads are scheduled.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .max_blocking_threads(1)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (open_gate, gate) = std::sync::mpsc::channel::<()>();
+            let gated = tokio::task::spawn_blocking(move || gate.recv());
+            let (session, mut outgoing) = session();
+            let key = "file:///w/c.silp.jsonl";
+            open(&session, key, 1, "{\"intent\":\"!begin\"}\n");
+            // The job takes version 1 and queues its lint behind the gate.
+            tokio::task::yield_now().await;
+            {
+                let mut state = session.lock();
+                let doc = state.docs.get_mut(key).unwrap();
+                assert!(doc.linting && !doc.dirty, "the job took version 1");
+                doc.snapshot =
+                    Snapshot::new("{\"intent\":\"!START\"}\n".to_string(), FileKind::SilpJsonl);
+                doc.version = 2;
+                request_lint(&session, &mut state, key);
+            }
+            open_gate.send(()).unwrap();
+            gated.await.unwrap().unwrap();
+            let publish = next_publish(&mut outgoing).await;
+            assert_eq!(publish.version, Some(2));
+            assert!(codes(&publish).is_empty(), "{:?}", codes(&publish));
+            assert!(outgoing.try_recv().is_err(), "version 1 was published too");
+            let state = session.lock();
+            assert!(is_current(&state, &publish));
+            let stale = Publish {
+                version: Some(1),
+                ..publish
+            };
+            assert!(!is_current(&state, &stale));
+        });
     }
 }
