@@ -10,6 +10,7 @@ usage: scripts/scaling.py [BIN]   (scripts/bench.sh runs it)
 """
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,6 +92,18 @@ def reports_on_one_line(n):
     return "reports.silp", "Start(y); " * n + "Start(y)\n"
 
 
+def library_of_files(n):
+    # A library of N small files in directories of 100: the per-file cost (walking,
+    # opening, the cross-file req_id scan) rather than the bytes.
+    payloads = ("if !rain(t+1): start(hike) else: start(cards@indoor)\n", "Cancel(order)\n",
+                "translate(text,lang=fr) -> email(boss)\n", '{"intent":"!START","meta":{"req_id":"a1b2c3d4"}}\n')
+    files = {}
+    for i in range(n):
+        name = f"d{i // 100:04}/p{i:06}" + (".silp.jsonl" if i % 4 == 3 else ".silp")
+        files[name] = payloads[i % 4] + payloads[(i + 1) % 3]
+    return "library", files
+
+
 def markdown_nesting(n):
     depth = min(n, 100)
     quote = "> " * depth
@@ -119,6 +132,7 @@ CASES = [
     ("human: one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "human"),
     ("human: reports on one line of N calls", reports_on_one_line, 10_000, "human"),
     ("Markdown: N quote levels of fences", markdown_nesting, 1_000, "check"),
+    ("a library of N files", library_of_files, 2_500, "check"),
     ("convert --to json: N keys", None, 5_000, "convert"),
 ]
 
@@ -128,13 +142,31 @@ def convert_keys(n):
     return "keys.silp.jsonl", '{"intent":"!START",' + keys + "}\n"
 
 
+def write_input(path, text):
+    """Writes one file, or a directory of them when `text` maps names to texts."""
+    if not isinstance(text, dict):
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+        return
+    shutil.rmtree(path, ignore_errors=True)
+    for name, content in text.items():
+        file_path = os.path.join(path, name)
+        os.makedirs(os.path.dirname(file_path), exist_ok=True)
+        with open(file_path, "w", encoding="utf-8") as out:
+            out.write(content)
+
+
+def input_size(text):
+    texts = text.values() if isinstance(text, dict) else [text]
+    return sum(len(t.encode("utf-8")) for t in texts)
+
+
 def run(command, path, text):
     """Median wall time and peak RSS of RUNS runs, each on a fresh copy of the
     input (`--fix` and `fmt` rewrite it)."""
     times, mibs = [], []
     for _ in range(RUNS):
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_input(path, text)
         seconds, mib = run_once(command, path)
         times.append(seconds)
         mibs.append(mib)
@@ -165,7 +197,7 @@ def main():
                 file_name, text = make(base * factor)
                 path = os.path.join(tmp, file_name)
                 seconds, mib = run(command, path, text)
-                size = len(text.encode("utf-8"))
+                size = input_size(text)
                 results.append((size, seconds, mib))
             rows.append((name, results))
     print(f"medians of {RUNS} runs")

@@ -12,11 +12,11 @@ use crate::fs::{
     decode_utf8, file_identity, read_bytes_into, read_source, write_atomic, SourceFile,
 };
 use crate::lint::{
-    cross_file, lint_text_diagnostics, req_id_hash, req_id_hashes, req_ids_of, sort_and_dedup,
-    LintedFile,
+    cross_file_findings, lint_text_diagnostics, req_id_hash, req_id_hashes, req_ids_of,
+    sort_and_dedup, LintedFile,
 };
 use crate::render::Tally;
-use crate::rules::ReqIdFact;
+use crate::rules::{ReqIdFact, RunContext};
 use crate::settings::Settings;
 use crate::source::FileKind;
 use crate::walk::{walk, Exclusion, FileToLint, Walk};
@@ -103,7 +103,8 @@ impl Input {
 /// The cross-file rule (SL303, duplicate `req_id`s) is settled first: a scan
 /// without parsing finds the values each file may write, and only files holding a
 /// value seen twice are parsed for their ids. So no file's report waits for the
-/// end of the run, and a run holds a few dozen files at a time.
+/// end of the run, and a run holds a few dozen files at a time, and the ids and
+/// places of the suspects: a file's SL303 messages are made when it is linted.
 pub fn check<R: Send>(
     paths: &[String],
     stdin: Option<StdinSource>,
@@ -156,7 +157,21 @@ pub fn check<R: Send>(
             );
         }
     }
-    let cross_file = duplicate_req_ids(&inputs);
+    let suspects = req_ids_of_suspects(&inputs);
+    let views: Vec<LintedFile> = suspects
+        .iter()
+        .map(|suspect| LintedFile {
+            path: &inputs[suspect.input].path,
+            settings: suspect.settings,
+            req_ids: &suspect.req_ids,
+        })
+        .collect();
+    let cross_file = RunContext::new(&views);
+    let view_of: HashMap<usize, usize> = suspects
+        .iter()
+        .enumerate()
+        .map(|(view, suspect)| (suspect.input, view))
+        .collect();
     let fixed = std::sync::Mutex::new(fixed);
     let lint_input = |index: usize, input: &Input| -> Result<(R, Tally), String> {
         let settings = input.settings.as_ref().map_err(Clone::clone)?;
@@ -169,9 +184,12 @@ pub fn check<R: Send>(
             Some(known) => known.diagnostics,
             None => lint_text_diagnostics(&text, input.kind, settings),
         };
-        if let Some(found) = cross_file.get(&index) {
-            diagnostics.extend(found.iter().cloned());
-            sort_and_dedup(&mut diagnostics);
+        if let Some(&view) = view_of.get(&index) {
+            let found = cross_file_findings(&cross_file, view);
+            if !found.is_empty() {
+                diagnostics.extend(found);
+                sort_and_dedup(&mut diagnostics);
+            }
         }
         let mut tally = Tally::default();
         tally.add(&diagnostics);
@@ -308,9 +326,17 @@ thread_local! {
 /// rare, and their buffers are given back at once.
 const SCAN_BUFFER_KEPT: usize = 1 << 20;
 
-/// The findings of the cross-file rules, by input: computed over the `req_id`s of
-/// the files that can have a duplicate (see [`check`]).
-fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
+/// A file that writes a `req_id` some file of the run writes too, maybe itself.
+struct SuspectFile<'a> {
+    /// Its index among the inputs.
+    input: usize,
+    settings: &'a Settings,
+    req_ids: Vec<ReqIdFact>,
+}
+
+/// The `req_id`s of the files that can have a duplicate (see [`check`]), each
+/// with the index of its input and its settings, in input order.
+fn req_ids_of_suspects(inputs: &[Input]) -> Vec<SuspectFile<'_>> {
     let scans: Vec<Option<Vec<u64>>> = map_on_pool(inputs, |input| {
         SCAN_BUFFER.with_borrow_mut(|buffer| {
             let hashes = scan_req_ids(input, buffer);
@@ -338,7 +364,7 @@ fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
         .collect();
     drop(all);
     if seen_twice.is_empty() {
-        return HashMap::new();
+        return Vec::new();
     }
     let suspects: Vec<usize> = scans
         .iter()
@@ -352,28 +378,19 @@ fn duplicate_req_ids(inputs: &[Input]) -> HashMap<usize, Vec<Diagnostic>> {
         .map(|(index, _)| index)
         .collect();
     drop(scans);
-    let facts: Vec<(usize, &Settings, Vec<ReqIdFact>)> = map_on_pool(&suspects, |&index| {
+    map_on_pool(&suspects, |&index| {
         let input = &inputs[index];
         let settings = input.settings.as_deref().ok()?;
         let text = input.text().ok()?;
-        Some((index, settings, req_ids_of(&text, input.kind, settings)))
+        Some(SuspectFile {
+            input: index,
+            settings,
+            req_ids: req_ids_of(&text, input.kind, settings),
+        })
     })
     .into_iter()
     .flatten()
-    .collect();
-    let views: Vec<LintedFile> = facts
-        .iter()
-        .map(|(index, settings, req_ids)| LintedFile {
-            path: &inputs[*index].path,
-            settings,
-            req_ids,
-        })
-        .collect();
-    let mut found: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
-    for (view, diagnostic) in cross_file(&views) {
-        found.entry(facts[view].0).or_default().push(diagnostic);
-    }
-    found
+    .collect()
 }
 
 /// The hashed `req_id`s of one input, its bytes read into `buffer`; `None` when it

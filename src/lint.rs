@@ -8,7 +8,8 @@ use crate::meaning::{
     code_meaning, document_meanings, item_meanings, silp_meaning, PayloadMeaning,
 };
 use crate::rules::registry::RULES;
-use crate::rules::{Context, Hook, ReqIdFact, ReqIdUse, RuleTable, RunContext, MAX_PER_RULE};
+pub use crate::rules::LintedFile;
+use crate::rules::{Context, Hook, ReqIdFact, RuleTable, RunContext, RunFindings, MAX_PER_RULE};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::Payload;
@@ -312,31 +313,29 @@ pub fn req_id_hash(value: &[u8]) -> u64 {
     })
 }
 
-/// One linted file as cross-file rules see it.
-pub struct LintedFile<'a> {
-    pub path: &'a str,
-    pub settings: &'a Settings,
-    pub req_ids: &'a [ReqIdFact],
-}
-
 /// Runs the cross-file rules (SL303) over the files of one run; returns new
 /// diagnostics with the index of the file each belongs to.
 pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
-    let paths: Vec<&str> = files.iter().map(|f| f.path).collect();
-    let settings: Vec<&Settings> = files.iter().map(|f| f.settings).collect();
-    let req_ids: Vec<ReqIdUse> = files
-        .iter()
-        .enumerate()
-        .flat_map(|(file, f)| f.req_ids.iter().map(move |fact| ReqIdUse { file, fact }))
-        .collect();
-    let mut run = RunContext::new(&paths, &req_ids, &settings);
+    let run = RunContext::new(files);
+    (0..run.files())
+        .flat_map(|file| {
+            cross_file_findings(&run, file)
+                .into_iter()
+                .map(move |diagnostic| (file, diagnostic))
+        })
+        .collect()
+}
+
+/// The cross-file rules' findings in one file of a run.
+pub fn cross_file_findings(run: &RunContext, file: usize) -> Vec<Diagnostic> {
+    let mut found = RunFindings::new(run.settings[file]);
     for rule in RULES
         .iter()
         .filter(|rule| rule.hooks().contains(&Hook::Run))
     {
-        rule.check_run(&mut run);
+        rule.check_run(run, file, &mut found);
     }
-    run.into_diagnostics()
+    found.into_diagnostics()
 }
 
 /// Lints several files together (per-file rules, then cross-file rules): what the

@@ -1,7 +1,5 @@
-use super::{declare_rule, ReqIdUse, Rule, RunContext};
+use super::{declare_rule, ReqIdUse, Rule, RunContext, RunFindings};
 use crate::diagnostics::Related;
-use crate::repeats::repeats;
-use std::collections::HashMap;
 
 declare_rule! {
     /// ## What it does
@@ -38,25 +36,14 @@ declare_rule! {
 const NAMED_PLACES: usize = 5;
 
 impl Rule for DuplicateReqId {
-    fn check_run(&self, run: &mut RunContext) {
-        // The uses of each repeated value, by the index of its first use.
-        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (i, first) in repeats(run.req_ids, |use_| Some(&*use_.fact.value)) {
-            groups.entry(first).or_insert_with(|| vec![first]).push(i);
-        }
-        let group_of: HashMap<usize, usize> = groups
-            .iter()
-            .flat_map(|(&first, uses)| uses.iter().map(move |&i| (i, first)))
-            .collect();
-        // Uses in file and position order, so a file past the per-rule limit keeps
-        // its first ones.
-        for i in 0..run.req_ids.len() {
-            let Some(uses) = group_of.get(&i).map(|first| &groups[first]) else {
+    fn check_run(&self, run: &RunContext, file: usize, found: &mut RunFindings) {
+        for i in run.uses_in(file) {
+            let Some(uses) = run.uses_of_same_value(i) else {
                 continue;
             };
             let this = run.req_ids[i];
-            if !run.keeps(this.file, &Self::META) {
-                run.count_left_out(this.file, &Self::META, this.fact.span.clone());
+            if !found.keeps(&Self::META) {
+                found.count_left_out(&Self::META, this.fact.span.clone());
                 continue;
             }
             // The first other uses, from the first one on.
@@ -95,13 +82,7 @@ impl Rule for DuplicateReqId {
                     message: format!("`req_id` `{}` is also written here", other.fact.value),
                 })
                 .collect();
-            run.report(
-                this.file,
-                &Self::META,
-                this.fact.span.clone(),
-                message,
-                related,
-            );
+            found.report(&Self::META, this.fact.span.clone(), message, related);
         }
     }
 }

@@ -241,8 +241,8 @@ pub trait Rule: Declared + Sync {
     fn check_ir(&self, _ctx: &mut Context, _ir: &Ir) {}
     /// Each suppression comment of the file, with which of its codes were used.
     fn check_suppressions(&self, _ctx: &mut Context, _suppressions: &[(Suppression, Vec<bool>)]) {}
-    /// Runs once over the facts of every file of a run (cross-file rules).
-    fn check_run(&self, _run: &mut RunContext) {}
+    /// One file of a run, seeing the facts of every file (cross-file rules).
+    fn check_run(&self, _run: &RunContext, _file: usize, _found: &mut RunFindings) {}
 }
 
 /// The most diagnostics of one rule a file keeps (counted before suppressions): a
@@ -807,102 +807,165 @@ pub struct ReqIdUse<'a> {
     pub fact: &'a ReqIdFact,
 }
 
-/// What cross-file rules see: every file's facts, and per-file diagnostic lists.
+/// One file as cross-file rules see it: its name, settings and `req_id`s.
+pub struct LintedFile<'a> {
+    pub path: &'a str,
+    pub settings: &'a Settings,
+    pub req_ids: &'a [ReqIdFact],
+}
+
+/// What cross-file rules see: the facts of every file of a run, indexed once.
+/// Each file's findings are made when that file is reported ([`RunFindings`]), so
+/// a run holds ids and places until then, not the messages naming them (10,000
+/// files sharing one id held 21 MiB of messages when they were made up front).
 pub struct RunContext<'a> {
-    pub paths: &'a [&'a str],
-    pub req_ids: &'a [ReqIdUse<'a>],
-    pub settings: &'a [&'a Settings],
-    diagnostics: Vec<(usize, Diagnostic)>,
-    /// How many diagnostics each rule reported in each file (by file and rule id),
-    /// and the first span of those past [`MAX_PER_RULE`], counted, not kept.
-    reported: HashMap<(usize, usize), (usize, Option<Span>)>,
+    pub paths: Vec<&'a str>,
+    pub settings: Vec<&'a Settings>,
+    /// Every use, file by file, each file's in the order written.
+    pub req_ids: Vec<ReqIdUse<'a>>,
+    /// Where each file's uses start in `req_ids`, and one more: the end.
+    file_starts: Vec<usize>,
+    /// The uses of each value written more than once, in order.
+    repeated_values: Vec<Vec<usize>>,
+    /// Which of `repeated_values` each use is one of, if any.
+    repeated_value_of: Vec<Option<u32>>,
 }
 
 impl<'a> RunContext<'a> {
-    pub fn new(
-        paths: &'a [&'a str],
-        req_ids: &'a [ReqIdUse<'a>],
-        settings: &'a [&'a Settings],
-    ) -> RunContext<'a> {
+    pub fn new(files: &[LintedFile<'a>]) -> RunContext<'a> {
+        let mut file_starts = Vec::with_capacity(files.len() + 1);
+        let mut req_ids = Vec::new();
+        for (file, linted) in files.iter().enumerate() {
+            file_starts.push(req_ids.len());
+            req_ids.extend(linted.req_ids.iter().map(|fact| ReqIdUse { file, fact }));
+        }
+        file_starts.push(req_ids.len());
+        let mut repeated_values: Vec<Vec<usize>> = Vec::new();
+        let mut repeated_value_of: Vec<Option<u32>> = vec![None; req_ids.len()];
+        for (use_, first) in crate::repeats::repeats(&req_ids, |use_| Some(&*use_.fact.value)) {
+            let group = match repeated_value_of[first] {
+                Some(group) => group,
+                None => {
+                    let group = u32::try_from(repeated_values.len()).unwrap_or(u32::MAX);
+                    repeated_values.push(vec![first]);
+                    repeated_value_of[first] = Some(group);
+                    group
+                }
+            };
+            repeated_values[group as usize].push(use_);
+            repeated_value_of[use_] = Some(group);
+        }
         RunContext {
-            paths,
+            paths: files.iter().map(|f| f.path).collect(),
+            settings: files.iter().map(|f| f.settings).collect(),
             req_ids,
+            file_starts,
+            repeated_values,
+            repeated_value_of,
+        }
+    }
+
+    /// How many files the run has.
+    pub fn files(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// The indexes in [`Self::req_ids`] of `file`'s uses.
+    pub fn uses_in(&self, file: usize) -> std::ops::Range<usize> {
+        self.file_starts[file]..self.file_starts[file + 1]
+    }
+
+    /// Every use of the value use `use_` writes (itself included, in order), when
+    /// the value is written more than once in the run.
+    pub fn uses_of_same_value(&self, use_: usize) -> Option<&[usize]> {
+        let group = self.repeated_value_of[use_]?;
+        Some(&self.repeated_values[group as usize])
+    }
+}
+
+/// The findings of cross-file rules in one file, capped per rule as a file's own
+/// lint is ([`MAX_PER_RULE`]).
+pub struct RunFindings<'s> {
+    settings: &'s Settings,
+    diagnostics: Vec<Diagnostic>,
+    /// How many diagnostics each rule reported (by rule id), and the first span of
+    /// those past [`MAX_PER_RULE`], counted, not kept.
+    reported: HashMap<usize, (usize, Option<Span>)>,
+}
+
+impl<'s> RunFindings<'s> {
+    pub fn new(settings: &'s Settings) -> RunFindings<'s> {
+        RunFindings {
             settings,
             diagnostics: Vec::new(),
             reported: HashMap::new(),
         }
     }
 
-    /// Whether a diagnostic of `rule` in `file` reported now would be kept: the
-    /// rule is on for the file and below its limit there, as in [`Context::keeps`].
-    pub fn keeps(&self, file: usize, rule: &RuleMeta) -> bool {
-        self.settings[file].enabled(rule)
+    /// Whether a diagnostic of `rule` reported now would be kept: the rule is on
+    /// for the file and below its limit there, as in [`Context::keeps`].
+    pub fn keeps(&self, rule: &RuleMeta) -> bool {
+        self.settings.enabled(rule)
             && self
                 .reported
-                .get(&(file, rule.id.index()))
+                .get(&rule.id.index())
                 .is_none_or(|(count, _)| *count < MAX_PER_RULE)
     }
 
-    /// Counts a diagnostic of `rule` in `file` at `span` that [`Self::keeps`] said
-    /// would not be kept, for the note that says how many were left out.
-    pub fn count_left_out(&mut self, file: usize, rule: &'static RuleMeta, span: Span) {
-        self.report(file, rule, span, String::new(), Vec::new());
+    /// Counts a diagnostic of `rule` at `span` that [`Self::keeps`] said would not
+    /// be kept, for the note that says how many were left out.
+    pub fn count_left_out(&mut self, rule: &'static RuleMeta, span: Span) {
+        self.report(rule, span, String::new(), Vec::new());
     }
 
-    /// Records a diagnostic in file `file` unless the rule is off for that file;
-    /// past [`MAX_PER_RULE`] of the rule in the file it is only counted.
+    /// Records a diagnostic unless the rule is off for the file; past
+    /// [`MAX_PER_RULE`] of the rule it is only counted.
     pub fn report(
         &mut self,
-        file: usize,
         rule: &'static RuleMeta,
         span: Span,
         message: String,
         related: Vec<Related>,
     ) {
-        let settings = self.settings[file];
-        if !settings.enabled(rule) {
+        if !self.settings.enabled(rule) {
             return;
         }
-        let (count, first_omitted) = self.reported.entry((file, rule.id.index())).or_default();
+        let (count, first_omitted) = self.reported.entry(rule.id.index()).or_default();
         *count += 1;
         if *count > MAX_PER_RULE {
             first_omitted.get_or_insert(span);
             return;
         }
-        self.diagnostics.push((
-            file,
-            Diagnostic {
-                rule,
-                severity: settings.severity(rule),
-                message: crate::unicode::visible(&message).into_owned(),
-                help: None,
-                span,
-                fix: None,
-                related,
-            },
-        ));
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity: self.settings.severity(rule),
+            message: crate::unicode::visible(&message).into_owned(),
+            help: None,
+            span,
+            fix: None,
+            related,
+        });
     }
 
-    /// The diagnostics with the file each belongs to, and one more for each rule
-    /// that reported past [`MAX_PER_RULE`] in a file, saying how many were left out.
-    pub fn into_diagnostics(self) -> Vec<(usize, Diagnostic)> {
+    /// The diagnostics, and one more for each rule that reported past
+    /// [`MAX_PER_RULE`], saying how many were left out.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         let mut diagnostics = self.diagnostics;
         let mut capped: Vec<_> = self
             .reported
             .into_iter()
-            .filter_map(|(key, (count, first))| Some((key, count, first?)))
+            .filter_map(|(rule, (count, first))| Some((rule, count, first?)))
             .collect();
-        capped.sort_by_key(|((file, rule), ..)| (*file, *rule));
-        for ((file, rule), count, span) in capped {
+        capped.sort_by_key(|(rule, ..)| *rule);
+        for (rule, count, span) in capped {
             let meta = registry::RULES[rule].meta();
-            let note = left_out(
+            diagnostics.push(left_out(
                 meta,
-                self.settings[file],
+                self.settings,
                 count - MAX_PER_RULE,
                 MAX_PER_RULE,
                 span,
-            );
-            diagnostics.push((file, note));
+            ));
         }
         diagnostics
     }
