@@ -828,7 +828,7 @@ pub struct RunContext<'a> {
     /// The uses of each value written more than once, in order.
     repeated_values: Vec<Vec<usize>>,
     /// Which of `repeated_values` each use is one of, if any.
-    repeated_value_of: Vec<Option<u32>>,
+    repeated_value_of: Vec<Option<usize>>,
 }
 
 impl<'a> RunContext<'a> {
@@ -841,18 +841,13 @@ impl<'a> RunContext<'a> {
         }
         file_starts.push(req_ids.len());
         let mut repeated_values: Vec<Vec<usize>> = Vec::new();
-        let mut repeated_value_of: Vec<Option<u32>> = vec![None; req_ids.len()];
+        let mut repeated_value_of: Vec<Option<usize>> = vec![None; req_ids.len()];
         for (use_, first) in crate::repeats::repeats(&req_ids, |use_| Some(&*use_.fact.value)) {
-            let group = match repeated_value_of[first] {
-                Some(group) => group,
-                None => {
-                    let group = u32::try_from(repeated_values.len()).unwrap_or(u32::MAX);
-                    repeated_values.push(vec![first]);
-                    repeated_value_of[first] = Some(group);
-                    group
-                }
-            };
-            repeated_values[group as usize].push(use_);
+            let group = *repeated_value_of[first].get_or_insert_with(|| {
+                repeated_values.push(vec![first]);
+                repeated_values.len() - 1
+            });
+            repeated_values[group].push(use_);
             repeated_value_of[use_] = Some(group);
         }
         RunContext {
@@ -879,7 +874,7 @@ impl<'a> RunContext<'a> {
     /// the value is written more than once in the run.
     pub fn uses_of_same_value(&self, use_: usize) -> Option<&[usize]> {
         let group = self.repeated_value_of[use_]?;
-        Some(&self.repeated_values[group as usize])
+        Some(&self.repeated_values[group])
     }
 }
 
