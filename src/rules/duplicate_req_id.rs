@@ -92,7 +92,7 @@ mod tests {
     use crate::diagnostics::Diagnostic;
     use crate::lint::{lint_files, lint_text};
     use crate::rules::MAX_PER_RULE;
-    use crate::settings::Settings;
+    use crate::settings::{RuleSet, Settings};
     use crate::source::FileKind;
 
     const LINE: &str = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n";
@@ -146,5 +146,37 @@ mod tests {
             "250 more SL303 diagnostics in this file are not shown"
         );
         assert!(note.span.start > kept_until, "at the first use left out");
+    }
+
+    #[test]
+    fn a_file_with_the_rule_off_reports_nothing_and_the_others_still_name_it() {
+        let on = Settings::default();
+        let mut off = Settings::default();
+        let mut sl303 = RuleSet::EMPTY;
+        sl303.insert(super::DuplicateReqId::META.id);
+        off.rules.disable(sl303);
+        let files = [
+            ("a.silp.jsonl", LINE, FileKind::SilpJsonl, &on),
+            ("b.silp.jsonl", LINE, FileKind::SilpJsonl, &off),
+            ("c.silp.jsonl", LINE, FileKind::SilpJsonl, &on),
+        ];
+        let messages: Vec<Vec<String>> = lint_files(&files)
+            .into_iter()
+            .map(|found| {
+                found
+                    .into_iter()
+                    .filter(|d| d.code() == "SL303")
+                    .map(|d| d.message)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                vec!["`req_id` `a1b2c3d4` is also written at b.silp.jsonl:1:37, c.silp.jsonl:1:37"],
+                vec![],
+                vec!["`req_id` `a1b2c3d4` is also written at a.silp.jsonl:1:37, b.silp.jsonl:1:37"],
+            ]
+        );
     }
 }
