@@ -317,7 +317,7 @@ pub fn req_id_hash(value: &[u8]) -> u64 {
 /// diagnostics with the index of the file each belongs to.
 pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
     let run = RunContext::new(files);
-    (0..run.files())
+    (0..files.len())
         .flat_map(|file| {
             cross_file_findings(&run, file)
                 .into_iter()
@@ -328,7 +328,7 @@ pub fn cross_file(files: &[LintedFile]) -> Vec<(usize, Diagnostic)> {
 
 /// The cross-file rules' findings in one file of a run.
 pub fn cross_file_findings(run: &RunContext, file: usize) -> Vec<Diagnostic> {
-    let mut found = RunFindings::new(run.settings[file]);
+    let mut found = RunFindings::new(run.files[file].settings);
     for rule in RULES
         .iter()
         .filter(|rule| rule.hooks().contains(&Hook::Run))

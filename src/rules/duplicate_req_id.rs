@@ -59,7 +59,7 @@ impl Rule for DuplicateReqId {
                 .map(|other| {
                     format!(
                         "{}:{}:{}",
-                        run.paths[other.file], other.fact.line, other.fact.column
+                        run.files[other.file].path, other.fact.line, other.fact.column
                     )
                 })
                 .collect();
@@ -77,7 +77,7 @@ impl Rule for DuplicateReqId {
             let related = named
                 .iter()
                 .map(|other| Related {
-                    path: (other.file != this.file).then(|| run.paths[other.file].to_string()),
+                    path: (other.file != this.file).then(|| run.files[other.file].path.to_string()),
                     span: other.fact.span.clone(),
                     message: format!("`req_id` `{}` is also written here", other.fact.value),
                 })

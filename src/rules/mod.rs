@@ -819,8 +819,7 @@ pub struct LintedFile<'a> {
 /// a run holds ids and places until then, not the messages naming them (10,000
 /// files sharing one id held 21 MiB of messages when they were made up front).
 pub struct RunContext<'a> {
-    pub paths: Vec<&'a str>,
-    pub settings: Vec<&'a Settings>,
+    pub files: &'a [LintedFile<'a>],
     /// Every use, file by file, each file's in the order written.
     pub req_ids: Vec<ReqIdUse<'a>>,
     /// Where each file's uses start in `req_ids`, and one more: the end.
@@ -832,7 +831,7 @@ pub struct RunContext<'a> {
 }
 
 impl<'a> RunContext<'a> {
-    pub fn new(files: &[LintedFile<'a>]) -> RunContext<'a> {
+    pub fn new(files: &'a [LintedFile<'a>]) -> RunContext<'a> {
         let mut file_starts = Vec::with_capacity(files.len() + 1);
         let mut req_ids = Vec::new();
         for (file, linted) in files.iter().enumerate() {
@@ -851,18 +850,12 @@ impl<'a> RunContext<'a> {
             repeated_value_of[use_] = Some(group);
         }
         RunContext {
-            paths: files.iter().map(|f| f.path).collect(),
-            settings: files.iter().map(|f| f.settings).collect(),
+            files,
             req_ids,
             file_starts,
             repeated_values,
             repeated_value_of,
         }
-    }
-
-    /// How many files the run has.
-    pub fn files(&self) -> usize {
-        self.paths.len()
     }
 
     /// The indexes in [`Self::req_ids`] of `file`'s uses.
