@@ -94,7 +94,6 @@ pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
 /// of a million calls has 3 million.
 pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
     let mut tokens = Vec::new();
-    let mut out = Tokens::new(text, None);
     for region in regions(text, kind) {
         for line in region.lines() {
             if tokens.len() >= limit {
@@ -102,29 +101,51 @@ pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
             }
             let large = line.text.len() >= crate::memory::LARGE_BUFFER_BYTES;
             let item = line_item(kind, line, text);
+            tokens.extend(first_tokens(item, text, limit - tokens.len(), large));
             if large {
-                // Room for exactly the line's tokens, counted first: grown by
-                // doubling, the vector left its old buffers resident beside the
-                // tree, as much again as the tokens of a line of a million calls.
-                let mut counter = Tokens {
-                    counted: Some(0),
-                    ..Tokens::new(text, None)
-                };
-                counter.item(&item);
-                out.tokens
-                    .reserve_exact(counter.counted.unwrap_or_default());
+                // The line's tree was freed on this thread, which the server may
+                // not ask to allocate again for a while.
+                crate::memory::return_freed_pages();
             }
-            out.item(&item);
-            drop(item); // the tree, before the tokens are sorted and copied
-            let wanted = limit - tokens.len();
-            tokens.extend(
-                sorted_apart(std::mem::take(&mut out.tokens), text)
-                    .into_iter()
-                    .take(wanted),
-            );
         }
     }
     tokens
+}
+
+/// The first `wanted` of a line's tokens, sorted and apart, as [`tokens`] gives
+/// them. The walk finds them in source order (each part of a payload after the
+/// one before), so it keeps only the first `wanted` it finds: one line of a
+/// million calls has 3 million tokens, and a request wants 200,000. When a token
+/// it had no room for sorts before one it kept, or some of those kept are empty
+/// or overlap, it walks the tree again keeping every token (`large`: a line of
+/// [`LARGE_BUFFER_BYTES`](crate::memory::LARGE_BUFFER_BYTES) or more).
+fn first_tokens(item: Item, text: &str, wanted: usize, large: bool) -> Vec<Token> {
+    let mut first = Tokens {
+        room: wanted,
+        ..Tokens::new(text, None)
+    };
+    first.item(&item);
+    if let Some(kept) = first.into_first(wanted) {
+        return kept;
+    }
+    let mut all = Tokens::new(text, None);
+    if large {
+        // Room for exactly the line's tokens, counted first: grown by doubling,
+        // the vector left its old buffers resident beside the tree.
+        let mut counter = Tokens {
+            counted: Some(0),
+            ..Tokens::new(text, None)
+        };
+        counter.item(&item);
+        all.tokens
+            .reserve_exact(counter.counted.unwrap_or_default());
+    }
+    all.item(&item);
+    drop(item); // the tree, before the tokens are sorted and copied
+    sorted_apart(all.tokens, text)
+        .into_iter()
+        .take(wanted)
+        .collect()
 }
 
 /// `tokens` sorted, without empty ones and without any that overlaps the one
@@ -171,6 +192,15 @@ struct Tokens<'t> {
     tokens: Vec<Token>,
     /// When the walk only counts: how many tokens it has found (none are kept).
     counted: Option<usize>,
+    /// The most tokens kept (see [`first_tokens`]); those found past it are dropped.
+    room: usize,
+    /// Whether a token was dropped for want of room.
+    dropped: bool,
+    /// Whether a dropped token sorts before one kept: then the kept are not the
+    /// first of the walk's tokens.
+    dropped_before_kept: bool,
+    /// The largest (start, end) of the kept tokens.
+    last_kept: (usize, usize),
 }
 
 impl<'t> Tokens<'t> {
@@ -180,7 +210,22 @@ impl<'t> Tokens<'t> {
             within,
             tokens: Vec::new(),
             counted: None,
+            room: usize::MAX,
+            dropped: false,
+            dropped_before_kept: false,
+            last_kept: (0, 0),
         }
+    }
+
+    /// The first `wanted` tokens of the walk, sorted and apart, when those it kept
+    /// are them: not when a token dropped for want of room sorts before one kept,
+    /// nor when fewer than `wanted` of those kept are apart and some were dropped.
+    fn into_first(self, wanted: usize) -> Option<Vec<Token>> {
+        if self.dropped_before_kept {
+            return None;
+        }
+        let kept = sorted_apart(self.tokens, self.text);
+        (kept.len() >= wanted || !self.dropped).then_some(kept)
     }
 
     fn wanted(&self, span: &Span) -> bool {
@@ -249,12 +294,9 @@ impl<'t> Tokens<'t> {
         if let Carrier::Mcp(wrapper) = carrier {
             let encoding = wrapper.encoding.as_ref().map(|e| &e.value);
             if let Some((node, name)) = encoding.and_then(|n| Some((n, n.as_str()?))) {
-                self.push_meaning(
-                    node.span.clone(),
-                    TokenType::EnumMember,
-                    0,
-                    Meaning::Frontend(name.to_string()),
-                );
+                self.push_meaning(node.span.clone(), TokenType::EnumMember, || {
+                    (0, Meaning::Frontend(name.to_string()))
+                });
             }
         }
         if let Some(carried) = carrier.carried() {
@@ -280,14 +322,29 @@ impl<'t> Tokens<'t> {
     }
 
     fn push(&mut self, span: Span, kind: TokenType) {
-        self.push_meaning(span, kind, 0, Meaning::None);
+        self.push_meaning(span, kind, || (0, Meaning::None));
     }
 
-    fn push_meaning(&mut self, span: Span, kind: TokenType, modifiers: u32, meaning: Meaning) {
+    /// Pushes a token whose modifiers and meaning `described` gives: worked out
+    /// only for a token kept.
+    fn push_meaning(
+        &mut self,
+        span: Span,
+        kind: TokenType,
+        described: impl FnOnce() -> (u32, Meaning),
+    ) {
         if let Some(counted) = &mut self.counted {
             *counted += 1;
             return;
         }
+        let key = (span.start, span.end);
+        if self.tokens.len() >= self.room {
+            self.dropped = true;
+            self.dropped_before_kept |= key < self.last_kept;
+            return;
+        }
+        self.last_kept = self.last_kept.max(key);
+        let (modifiers, meaning) = described();
         self.tokens.push(Token {
             span,
             kind,
@@ -298,12 +355,6 @@ impl<'t> Tokens<'t> {
 
     fn silp_line(&mut self, silp: &SilpLine) {
         let line = &silp.line;
-        if let Some(hash) = silp.comment {
-            self.push(
-                line.start + hash..line.start + line.text.trim_end().len(),
-                TokenType::Comment,
-            );
-        }
         match &silp.body {
             SilpBody::Probe {
                 probe: Some(probe), ..
@@ -315,6 +366,13 @@ impl<'t> Tokens<'t> {
                 }
             }
         }
+        // The trailing comment last, where it stands.
+        if let Some(hash) = silp.comment {
+            self.push(
+                line.start + hash..line.start + line.text.trim_end().len(),
+                TokenType::Comment,
+            );
+        }
     }
 
     fn probe(&mut self, payload: &str, start: usize, probe: &Probe) {
@@ -324,12 +382,9 @@ impl<'t> Tokens<'t> {
             TokenType::Keyword,
         );
         for frontend in &probe.frontends {
-            self.push_meaning(
-                frontend.span(),
-                TokenType::EnumMember,
-                0,
-                Meaning::Frontend(frontend.text.to_string()),
-            );
+            self.push_meaning(frontend.span(), TokenType::EnumMember, || {
+                (0, Meaning::Frontend(frontend.text.to_string()))
+            });
         }
         for (key, value, kind) in [
             ("session=", &probe.session, TokenType::String),
@@ -362,35 +417,41 @@ impl<'t> Tokens<'t> {
                 None => {}
             }
         }
-        for call in &tree.actions {
+        // In source order, as every walk here is: each separator stands before
+        // the action after it (see `line_tokens`).
+        let mut separators = tree.separators.iter();
+        for (i, call) in tree.actions.iter().enumerate() {
+            if i > 0 {
+                self.separator(separators.next());
+            }
             self.call(call);
         }
-        for separator in &tree.separators {
-            match separator {
-                Separator::Semicolon(span) | Separator::Arrow(span) => {
-                    self.push(span.clone(), TokenType::Operator)
-                }
-            }
+        for separator in separators {
+            self.separator(Some(separator));
         }
         if let Some(branch) = &tree.else_branch {
             self.push(branch.else_keyword.clone(), TokenType::Keyword);
             if let Some(colon) = &branch.colon {
                 self.push(colon.clone(), TokenType::Operator);
             }
-            for call in &branch.alternatives {
-                self.call(call);
-            }
             let mut previous = None::<usize>;
             for call in &branch.alternatives {
                 if let Some(end) = previous {
                     self.operator_between(end, call.span.start, ";");
                 }
+                self.call(call);
                 previous = Some(call.span.end);
             }
         }
         if let Some((keyword, name)) = &tree.with {
             self.push(keyword.clone(), TokenType::Keyword);
             self.push(name.span(), TokenType::Variable);
+        }
+    }
+
+    fn separator(&mut self, separator: Option<&Separator>) {
+        if let Some(Separator::Semicolon(span) | Separator::Arrow(span)) = separator {
+            self.push(span.clone(), TokenType::Operator);
         }
     }
 
@@ -446,12 +507,12 @@ impl<'t> Tokens<'t> {
     }
 
     fn call(&mut self, call: &Call) {
-        self.push_meaning(
-            call.name.span(),
-            TokenType::Function,
-            verb_modifiers(call.name.text),
-            Meaning::Verb(call.name.text.to_string()),
-        );
+        self.push_meaning(call.name.span(), TokenType::Function, || {
+            (
+                verb_modifiers(call.name.text),
+                Meaning::Verb(call.name.text.to_string()),
+            )
+        });
         for arg in call.args.iter().flatten() {
             self.arg(arg);
         }
@@ -487,12 +548,9 @@ impl<'t> Tokens<'t> {
             self.push(agent.span.clone(), TokenType::Namespace);
         }
         if let Some(anchor) = &message.anchor {
-            self.push_meaning(
-                anchor.span.clone(),
-                TokenType::EnumMember,
-                0,
-                Meaning::Anchor(anchor.text.to_string()),
-            );
+            self.push_meaning(anchor.span.clone(), TokenType::EnumMember, || {
+                (0, Meaning::Anchor(anchor.text.to_string()))
+            });
         }
         for payload in &message.payload {
             self.push(payload.span.clone(), TokenType::String);
@@ -506,12 +564,9 @@ impl<'t> Tokens<'t> {
                 // An array of payloads at the root: each element is a payload object.
                 for member in members {
                     path.push(member.key.to_string());
-                    self.push_meaning(
-                        member.key_span.clone(),
-                        TokenType::Property,
-                        0,
-                        Meaning::Key(path.join(".")),
-                    );
+                    self.push_meaning(member.key_span.clone(), TokenType::Property, || {
+                        (0, Meaning::Key(path.join(".")))
+                    });
                     self.json(&member.value, path, Some(&member.key));
                     path.pop();
                 }
@@ -535,19 +590,13 @@ impl<'t> Tokens<'t> {
             JsonValue::String(value) => {
                 let verb_slot = matches!(key, Some("intent" | "action" | "seq"));
                 if verb_slot && value.starts_with('!') {
-                    self.push_meaning(
-                        node.span.clone(),
-                        TokenType::Function,
-                        verb_modifiers(value),
-                        Meaning::Verb(value.to_string()),
-                    );
+                    self.push_meaning(node.span.clone(), TokenType::Function, || {
+                        (verb_modifiers(value), Meaning::Verb(value.to_string()))
+                    });
                 } else if key == Some("out") && path.len() == 2 && path[0] == "meta" {
-                    self.push_meaning(
-                        node.span.clone(),
-                        TokenType::EnumMember,
-                        0,
-                        Meaning::Frontend(value.to_string()),
-                    );
+                    self.push_meaning(node.span.clone(), TokenType::EnumMember, || {
+                        (0, Meaning::Frontend(value.to_string()))
+                    });
                 } else {
                     self.push(node.span.clone(), TokenType::String);
                 }
@@ -825,6 +874,67 @@ mod tests {
         assert!(whole.len() > 200_000);
         assert_eq!(line_tokens(&text, FileKind::Silp, usize::MAX), whole);
         assert_eq!(line_tokens(&text, FileKind::Silp, 1000), whole[..1000]);
+    }
+
+    /// The walk finds a code payload's tokens in source order, so a request for
+    /// the first of a line's tokens keeps no more than it wants.
+    #[test]
+    fn a_code_payload_is_walked_in_source_order() {
+        let text = "if !rain(t+1) and budget<=500: start(hike); x(k=v) -> z(w@home) else: start(cards@indoor); stop(q) with plan # c\n";
+        let document = parse(text, FileKind::Silp);
+        let mut walk = Tokens::new(text, None);
+        walk.block(&document.blocks[0]);
+        assert!(walk.tokens.len() > 20);
+        assert!(walk.tokens.is_sorted_by_key(|t| (t.span.start, t.span.end)));
+    }
+
+    /// However few are wanted, the first tokens of each line are those of the
+    /// whole walk: kept as found, or, when the walk finds them out of order (a
+    /// probe's `session=` before its `heartbeat=`), from a walk that keeps all.
+    #[test]
+    fn every_number_of_first_tokens_is_a_prefix_of_all() {
+        let probe = (
+            "//ping code,json heartbeat=5 session=s1\nstart(x) # c\n",
+            FileKind::Silp,
+        );
+        for (text, kind) in LINE_ORIENTED.into_iter().chain([probe]) {
+            let whole = super::tokens(&parse(text, kind), None);
+            for limit in 0..=whole.len() + 1 {
+                let first = line_tokens(text, kind, limit);
+                assert_eq!(first, whole[..limit.min(whole.len())], "{kind:?} {limit}");
+            }
+        }
+    }
+
+    /// The first tokens a walk kept are the first of all it found only when no
+    /// token it dropped sorts before them and enough of them are apart.
+    #[test]
+    fn kept_tokens_are_the_first_only_when_nothing_dropped_comes_before() {
+        let text = "abcdefgh";
+        let walk = |spans: &[(usize, usize)]| {
+            let mut walk = Tokens {
+                room: 2,
+                ..Tokens::new(text, None)
+            };
+            for &(start, end) in spans {
+                walk.push(start..end, TokenType::String);
+            }
+            let kept = walk.into_first(2)?;
+            Some(
+                kept.into_iter()
+                    .map(|t| (t.span.start, t.span.end))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(walk(&[(0, 1), (2, 3), (4, 5)]), Some(vec![(0, 1), (2, 3)]));
+        assert_eq!(walk(&[(0, 1)]), Some(vec![(0, 1)]));
+        assert_eq!(walk(&[(2, 3), (0, 1), (4, 5)]), Some(vec![(0, 1), (2, 3)]));
+        // Dropped, 1..2 sorts before the kept 2..3.
+        assert_eq!(walk(&[(0, 1), (2, 3), (1, 2)]), None);
+        // Of the two kept, one is empty or overlaps the other: too few remain.
+        assert_eq!(walk(&[(3, 3), (0, 4), (5, 6)]), None);
+        assert_eq!(walk(&[(0, 4), (1, 2), (5, 6)]), None);
+        assert_eq!(walk(&[(3, 3), (0, 4)]), Some(vec![(0, 4)]));
     }
 
     /// Read a line at a time, a line-oriented file has the tokens of its tree: all
