@@ -103,6 +103,15 @@ def long_line(size):
     return "start(é)" + "; Start(y)" * (size // 10) + "\n"
 
 
+def long_line_read_alone(size):
+    """`long_line`, with short lines after it when it alone is 1 MiB or less: the
+    server reads a document over 1 MiB a line at a time, so a request about the
+    long line parses it alone at every size, rather than reading a tree kept for
+    the whole document at the smallest."""
+    text = long_line(size)
+    return text + "start(x)\n" * max(0, ((1 << 20) + 1 - len(text.encode())) // 9 + 1)
+
+
 def line_per_problem(size):
     return "Cancel(x)\n" * (size // 10)
 
@@ -171,6 +180,10 @@ CASES = {
         line_per_problem(size), "textDocument/hover",
         lambda result: "answered" if result else "no hover",
         position={"line": size // 20, "character": 1}),
+    "hover-long-line": lambda size: answer(
+        long_line_read_alone(size), "textDocument/hover",
+        lambda result: "answered" if result else "no hover",
+        position={"line": 0, "character": size // 2}),
     "diagnostics-long-line": lambda size: diagnostics(long_line(size)),
     "diagnostics-per-line": lambda size: diagnostics(line_per_problem(size)),
     "symbols": lambda size: answer(

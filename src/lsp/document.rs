@@ -116,15 +116,23 @@ impl Snapshot {
         }
     }
 
-    /// The semantic tokens of the line at byte `offset`, as completion reads it
-    /// (see [`Snapshot::complete`]).
-    pub fn tokens_at(&self, offset: usize) -> Vec<Token> {
-        let within = Some(offset..offset);
-        if self.walks_lines() {
-            semantic::tokens(&parse_lines_at(&self.text, self.kind, offset), within)
-        } else {
-            semantic::tokens(self.document(), within)
+    /// The semantic token at byte `offset`, for hover (see
+    /// [`Snapshot::walks_lines`]: a large line-oriented document has only the line
+    /// there parsed, and its freed tree given back when the line is large).
+    pub fn token_at(&self, offset: usize) -> Option<Token> {
+        if !self.walks_lines() {
+            return semantic::token_at_offset(self.document(), offset);
         }
+        let token =
+            semantic::token_at_offset(&parse_lines_at(&self.text, self.kind, offset), offset);
+        let bytes = self.text.as_bytes();
+        let offset = offset.min(bytes.len());
+        let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |i| offset + i);
+        if end - start >= crate::memory::LARGE_BUFFER_BYTES {
+            crate::memory::return_freed_pages();
+        }
+        token
     }
 
     /// This version's outline, its first `limit` payloads listed (see

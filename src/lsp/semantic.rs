@@ -87,6 +87,22 @@ pub fn tokens(document: &Document, within: Option<Span>) -> Vec<Token> {
     sorted_apart(out.tokens, document.text)
 }
 
+/// The token at byte `offset` of `document`, as [`token_at`] finds it in
+/// [`tokens`] within the offset, from a [`Tokens::streamed`] walk that keeps only
+/// the tokens touching it: the line there may have millions.
+pub fn token_at_offset(document: &Document, offset: usize) -> Option<Token> {
+    let within = Some(offset..offset);
+    let mut near = Tokens::streamed(document.text, usize::MAX, within.clone());
+    for block in &document.blocks {
+        near.block(block);
+    }
+    let tokens = match near.into_streamed() {
+        Some(touching) => touching,
+        None => tokens(document, within),
+    };
+    token_at(&tokens, offset).cloned()
+}
+
 /// The first `limit` of [`tokens`] of a line-oriented file's text (all of them
 /// when it has fewer), read a line at a time as `check` reads it, and no more lines
 /// than it takes. A line's tokens lie on it, so each line's are sorted and kept
@@ -113,19 +129,14 @@ pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
 }
 
 /// The first `wanted` of a line's tokens, sorted and apart, as [`tokens`] gives
-/// them. The walk finds them in source order (each part of a payload after the
-/// one before), so it keeps only the first `wanted` it finds: one line of a
-/// million calls has 3 million tokens, and a request wants 200,000. When a token
-/// it had no room for sorts before one it kept, or some of those kept are empty
-/// or overlap, it walks the tree again keeping every token (`large`: a line of
+/// them, from a [`Tokens::streamed`] walk: one line of a million calls has 3
+/// million tokens, and a request wants 200,000. When the walk finds them out of
+/// order, it walks the tree again keeping every token (`large`: a line of
 /// [`LARGE_BUFFER_BYTES`](crate::memory::LARGE_BUFFER_BYTES) or more).
 fn first_tokens(item: Item, text: &str, wanted: usize, large: bool) -> Vec<Token> {
-    let mut first = Tokens {
-        room: wanted,
-        ..Tokens::new(text, None)
-    };
+    let mut first = Tokens::streamed(text, wanted, None);
     first.item(&item);
-    if let Some(kept) = first.into_first(wanted) {
+    if let Some(kept) = first.into_streamed() {
         return kept;
     }
     let mut all = Tokens::new(text, None);
@@ -192,15 +203,17 @@ struct Tokens<'t> {
     tokens: Vec<Token>,
     /// When the walk only counts: how many tokens it has found (none are kept).
     counted: Option<usize>,
-    /// The most tokens kept (see [`first_tokens`]); those found past it are dropped.
+    /// Whether the walk sorts its tokens and keeps them apart as it finds them,
+    /// keeping only `room` of them and only those touching `within` (see
+    /// [`Tokens::streamed`]).
+    streamed: bool,
     room: usize,
-    /// Whether a token was dropped for want of room.
-    dropped: bool,
-    /// Whether a dropped token sorts before one kept: then the kept are not the
-    /// first of the walk's tokens.
-    dropped_before_kept: bool,
-    /// The largest (start, end) of the kept tokens.
-    last_kept: (usize, usize),
+    /// Whether every token found so far came at or after the one before.
+    in_order: bool,
+    /// The (start, end) of the last token found.
+    last: (usize, usize),
+    /// The end of the last token apart from those before it.
+    apart_end: usize,
 }
 
 impl<'t> Tokens<'t> {
@@ -210,22 +223,47 @@ impl<'t> Tokens<'t> {
             within,
             tokens: Vec::new(),
             counted: None,
+            streamed: false,
             room: usize::MAX,
-            dropped: false,
-            dropped_before_kept: false,
-            last_kept: (0, 0),
+            in_order: true,
+            last: (0, 0),
+            apart_end: 0,
         }
     }
 
-    /// The first `wanted` tokens of the walk, sorted and apart, when those it kept
-    /// are them: not when a token dropped for want of room sorts before one kept,
-    /// nor when fewer than `wanted` of those kept are apart and some were dropped.
-    fn into_first(self, wanted: usize) -> Option<Vec<Token>> {
-        if self.dropped_before_kept {
-            return None;
+    /// A walk that keeps, of what [`sorted_apart`] would keep, only the first
+    /// `room` tokens and, with `within`, only those touching it, and decides as it
+    /// finds each token: exact while the walk finds them in source order, as it
+    /// does (each part of a payload after the one before). Its
+    /// [`Tokens::into_streamed`] says when they came out of order.
+    fn streamed(text: &'t str, room: usize, within: Option<Span>) -> Self {
+        Tokens {
+            streamed: true,
+            room,
+            ..Tokens::new(text, within)
         }
-        let kept = sorted_apart(self.tokens, self.text);
-        (kept.len() >= wanted || !self.dropped).then_some(kept)
+    }
+
+    /// The tokens a [`Tokens::streamed`] walk kept; `None` when it found one
+    /// before the one it found last, and its choice may not be the right one.
+    fn into_streamed(self) -> Option<Vec<Token>> {
+        self.in_order.then_some(self.tokens)
+    }
+
+    /// Whether a streamed walk keeps a token at `span`: one [`sorted_apart`]
+    /// keeps, while there is room, touching `within`.
+    fn keeps(&mut self, span: &Span) -> bool {
+        if span.start >= span.end || self.text.get(span.clone()).is_none() {
+            return false;
+        }
+        let key = (span.start, span.end);
+        self.in_order &= key >= self.last;
+        self.last = key;
+        if !self.in_order || span.start < self.apart_end {
+            return false;
+        }
+        self.apart_end = span.end;
+        self.tokens.len() < self.room && self.wanted(span)
     }
 
     fn wanted(&self, span: &Span) -> bool {
@@ -337,13 +375,9 @@ impl<'t> Tokens<'t> {
             *counted += 1;
             return;
         }
-        let key = (span.start, span.end);
-        if self.tokens.len() >= self.room {
-            self.dropped = true;
-            self.dropped_before_kept |= key < self.last_kept;
+        if self.streamed && !self.keeps(&span) {
             return;
         }
-        self.last_kept = self.last_kept.max(key);
         let (modifiers, meaning) = described();
         self.tokens.push(Token {
             span,
@@ -833,10 +867,11 @@ mod tests {
         super::symbols(&parse(text, kind), usize::MAX).symbols
     }
 
-    /// Line-oriented texts of each kind, with every kind of line.
+    /// Line-oriented texts of each kind, with every kind of line (the probe's
+    /// tokens are found out of order: `session=` before `heartbeat=`).
     const LINE_ORIENTED: [(&str, FileKind); 3] = [
             (
-                "\u{feff}start(x)\r\n# c\n\nif !rain(t+1): Cancel(w)\rstop(y) # silp-lint: ignore[SL101]\n//ping silp/1\n",
+                "\u{feff}start(x)\r\n# c\n\nif !rain(t+1): Cancel(w)\rstop(y) # silp-lint: ignore[SL101]\n//ping code,json heartbeat=5 session=s1\n",
                 FileKind::Silp,
             ),
             (
@@ -890,14 +925,10 @@ mod tests {
 
     /// However few are wanted, the first tokens of each line are those of the
     /// whole walk: kept as found, or, when the walk finds them out of order (a
-    /// probe's `session=` before its `heartbeat=`), from a walk that keeps all.
+    /// probe's `session=` after its `heartbeat=`), from a walk that keeps all.
     #[test]
     fn every_number_of_first_tokens_is_a_prefix_of_all() {
-        let probe = (
-            "//ping code,json heartbeat=5 session=s1\nstart(x) # c\n",
-            FileKind::Silp,
-        );
-        for (text, kind) in LINE_ORIENTED.into_iter().chain([probe]) {
+        for (text, kind) in LINE_ORIENTED {
             let whole = super::tokens(&parse(text, kind), None);
             for limit in 0..=whole.len() + 1 {
                 let first = line_tokens(text, kind, limit);
@@ -906,35 +937,33 @@ mod tests {
         }
     }
 
-    /// The first tokens a walk kept are the first of all it found only when no
-    /// token it dropped sorts before them and enough of them are apart.
+    /// A streamed walk keeps what sorting and keeping apart every token would keep,
+    /// within its room and its range, and gives up when a token comes out of order.
     #[test]
-    fn kept_tokens_are_the_first_only_when_nothing_dropped_comes_before() {
+    fn a_streamed_walk_keeps_what_sorting_all_would_keep() {
         let text = "abcdefgh";
-        let walk = |spans: &[(usize, usize)]| {
-            let mut walk = Tokens {
-                room: 2,
-                ..Tokens::new(text, None)
-            };
+        let walk = |room: usize, within: Option<Span>, spans: &[(usize, usize)]| {
+            let mut walk = Tokens::streamed(text, room, within);
             for &(start, end) in spans {
                 walk.push(start..end, TokenType::String);
             }
-            let kept = walk.into_first(2)?;
+            let kept = walk.into_streamed()?;
             Some(
                 kept.into_iter()
                     .map(|t| (t.span.start, t.span.end))
                     .collect::<Vec<_>>(),
             )
         };
-        assert_eq!(walk(&[(0, 1), (2, 3), (4, 5)]), Some(vec![(0, 1), (2, 3)]));
-        assert_eq!(walk(&[(0, 1)]), Some(vec![(0, 1)]));
-        assert_eq!(walk(&[(2, 3), (0, 1), (4, 5)]), Some(vec![(0, 1), (2, 3)]));
-        // Dropped, 1..2 sorts before the kept 2..3.
-        assert_eq!(walk(&[(0, 1), (2, 3), (1, 2)]), None);
-        // Of the two kept, one is empty or overlaps the other: too few remain.
-        assert_eq!(walk(&[(3, 3), (0, 4), (5, 6)]), None);
-        assert_eq!(walk(&[(0, 4), (1, 2), (5, 6)]), None);
-        assert_eq!(walk(&[(3, 3), (0, 4)]), Some(vec![(0, 4)]));
+        let in_order = [(0, 1), (2, 3), (4, 5)];
+        assert_eq!(walk(2, None, &in_order), Some(vec![(0, 1), (2, 3)]));
+        assert_eq!(walk(9, None, &in_order), Some(in_order.to_vec()));
+        assert_eq!(walk(9, Some(3..4), &in_order), Some(vec![(2, 3), (4, 5)]));
+        assert_eq!(walk(2, None, &[(2, 3), (0, 1), (4, 5)]), None);
+        assert_eq!(walk(9, Some(4..4), &[(4, 5), (0, 1)]), None);
+        // An empty token, one past the text and one overlapping the one before are
+        // not kept, and do not count as out of order.
+        let odd = [(3, 3), (0, 4), (1, 2), (5, 6), (7, 12)];
+        assert_eq!(walk(2, None, &odd), Some(vec![(0, 4), (5, 6)]));
     }
 
     /// Read a line at a time, a line-oriented file has the tokens of its tree: all
@@ -953,11 +982,10 @@ mod tests {
                 let within = Some(offset..offset);
                 let lines = super::tokens(&parse_lines_at(&text, kind, offset), within.clone());
                 let tree = super::tokens(&parse(&text, kind), within);
-                assert_eq!(
-                    token_at(&lines, offset),
-                    token_at(&tree, offset),
-                    "{kind:?} at {offset}"
-                );
+                let expected = token_at(&tree, offset);
+                assert_eq!(token_at(&lines, offset), expected, "{kind:?} at {offset}");
+                let line = token_at_offset(&parse_lines_at(&text, kind, offset), offset);
+                assert_eq!(line.as_ref(), expected, "{kind:?} at {offset}");
             }
         }
     }

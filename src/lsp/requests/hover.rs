@@ -3,7 +3,7 @@
 
 use crate::diagnostics::RuleMeta;
 use crate::lsp::hover;
-use crate::lsp::semantic::{self, Meaning};
+use crate::lsp::semantic::Meaning;
 use crate::lsp::session::Session;
 use crate::settings::Settings;
 use crate::source::Span;
@@ -54,10 +54,7 @@ pub async fn handle(
     };
     let parsed = snapshot.clone();
     let token = session
-        .blocking("hover", move || {
-            let tokens = parsed.tokens_at(offset);
-            semantic::token_at(&tokens, offset).cloned()
-        })
+        .blocking("hover", move || parsed.token_at(offset))
         .await
         .flatten();
     let mut sections = Vec::new();
