@@ -108,8 +108,10 @@ pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 /// - by the lint's decoding, as it frees the tree's arguments
 ///   (`ir::from_code::write_entities_consuming`);
 /// - by the server, before and after it lints a document over 1 MiB
-///   (`lsp::document::Snapshot::lint`): the messages that brought the text, and
-///   the lint's trees and IRs, were freed on threads that may not allocate again.
+///   (`lsp::document::Snapshot::lint`), and after it answers a request from such a
+///   line-oriented document read a line at a time (`Snapshot::reading_lines`):
+///   the messages that brought the text, and the trees and IRs, were freed on
+///   threads that may not allocate again.
 ///
 /// Without mimalloc as the global allocator (tests, benches) it finds nothing to
 /// give back.

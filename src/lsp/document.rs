@@ -106,11 +106,21 @@ impl Snapshot {
         is_line_oriented(self.kind) && self.text.len() > PIECE_BYTES
     }
 
+    /// What `read` gives of this version read a line at a time, and the pages it
+    /// freed given back: a line's tree was freed on a thread of the blocking pool,
+    /// which may not allocate again for a while, and one line of a million calls
+    /// has a tree of about 230 MiB.
+    fn reading_lines<T>(read: impl FnOnce() -> T) -> T {
+        let answer = read();
+        crate::memory::return_freed_pages();
+        answer
+    }
+
     /// This version's semantic tokens: at least the first `limit` of them, when it
     /// has that many (see [`Snapshot::walks_lines`]).
     pub fn tokens(&self, limit: usize) -> Vec<Token> {
         if self.walks_lines() {
-            semantic::line_tokens(&self.text, self.kind, limit)
+            Self::reading_lines(|| semantic::line_tokens(&self.text, self.kind, limit))
         } else {
             semantic::tokens(self.document(), None)
         }
@@ -118,28 +128,23 @@ impl Snapshot {
 
     /// The semantic token at byte `offset`, for hover (see
     /// [`Snapshot::walks_lines`]: a large line-oriented document has only the line
-    /// there parsed, and its freed tree given back when the line is large).
+    /// there parsed).
     pub fn token_at(&self, offset: usize) -> Option<Token> {
-        if !self.walks_lines() {
-            return semantic::token_at_offset(self.document(), offset);
+        if self.walks_lines() {
+            Self::reading_lines(|| {
+                let line = parse_lines_at(&self.text, self.kind, offset);
+                semantic::token_at_offset(&line, offset)
+            })
+        } else {
+            semantic::token_at_offset(self.document(), offset)
         }
-        let token =
-            semantic::token_at_offset(&parse_lines_at(&self.text, self.kind, offset), offset);
-        let bytes = self.text.as_bytes();
-        let offset = offset.min(bytes.len());
-        let start = memchr::memrchr(b'\n', &bytes[..offset]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(bytes.len(), |i| offset + i);
-        if end - start >= crate::memory::LARGE_BUFFER_BYTES {
-            crate::memory::return_freed_pages();
-        }
-        token
     }
 
     /// This version's outline, its first `limit` payloads listed (see
     /// [`Snapshot::walks_lines`]).
     pub fn symbols(&self, limit: usize) -> Outline {
         if self.walks_lines() {
-            semantic::line_symbols(&self.text, self.kind, limit)
+            Self::reading_lines(|| semantic::line_symbols(&self.text, self.kind, limit))
         } else {
             semantic::symbols(self.document(), limit)
         }
@@ -149,11 +154,10 @@ impl Snapshot {
     /// line-oriented document has only the line there parsed).
     pub fn complete(&self, offset: usize, settings: &Settings) -> Vec<completion::Item> {
         if self.walks_lines() {
-            completion::complete(
-                &parse_lines_at(&self.text, self.kind, offset),
-                offset,
-                settings,
-            )
+            Self::reading_lines(|| {
+                let line = parse_lines_at(&self.text, self.kind, offset);
+                completion::complete(&line, offset, settings)
+            })
         } else {
             completion::complete(self.document(), offset, settings)
         }
@@ -164,7 +168,7 @@ impl Snapshot {
     /// at a time, as `fmt` formats it).
     pub fn format_edits(&self) -> Vec<Edit> {
         if self.walks_lines() {
-            format::format_edits(&self.text, self.kind)
+            Self::reading_lines(|| format::format_edits(&self.text, self.kind))
         } else {
             format::format_document(self.document())
         }

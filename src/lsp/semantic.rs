@@ -118,11 +118,6 @@ pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
             let large = line.text.len() >= crate::memory::LARGE_BUFFER_BYTES;
             let item = line_item(kind, line, text);
             tokens.extend(first_tokens(item, text, limit - tokens.len(), large));
-            if large {
-                // The line's tree was freed on this thread, which the server may
-                // not ask to allocate again for a while.
-                crate::memory::return_freed_pages();
-            }
         }
     }
     tokens
