@@ -115,9 +115,8 @@ pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
             if tokens.len() >= limit {
                 return tokens;
             }
-            let large = line.text.len() >= crate::memory::LARGE_BUFFER_BYTES;
             let item = line_item(kind, line, text);
-            tokens.extend(first_tokens(item, text, limit - tokens.len(), large));
+            tokens.extend(first_tokens(item, text, limit - tokens.len()));
         }
     }
     tokens
@@ -126,26 +125,14 @@ pub fn line_tokens(text: &str, kind: FileKind, limit: usize) -> Vec<Token> {
 /// The first `wanted` of a line's tokens, sorted and apart, as [`tokens`] gives
 /// them, from a [`Tokens::streamed`] walk: one line of a million calls has 3
 /// million tokens, and a request wants 200,000. When the walk finds them out of
-/// order, it walks the tree again keeping every token (`large`: a line of
-/// [`LARGE_BUFFER_BYTES`](crate::memory::LARGE_BUFFER_BYTES) or more).
-fn first_tokens(item: Item, text: &str, wanted: usize, large: bool) -> Vec<Token> {
+/// order, it walks the tree again keeping every token.
+fn first_tokens(item: Item, text: &str, wanted: usize) -> Vec<Token> {
     let mut first = Tokens::streamed(text, wanted, None);
     first.item(&item);
     if let Some(kept) = first.into_streamed() {
         return kept;
     }
     let mut all = Tokens::new(text, None);
-    if large {
-        // Room for exactly the line's tokens, counted first: grown by doubling,
-        // the vector left its old buffers resident beside the tree.
-        let mut counter = Tokens {
-            counted: Some(0),
-            ..Tokens::new(text, None)
-        };
-        counter.item(&item);
-        all.tokens
-            .reserve_exact(counter.counted.unwrap_or_default());
-    }
     all.item(&item);
     drop(item); // the tree, before the tokens are sorted and copied
     sorted_apart(all.tokens, text)
@@ -157,7 +144,7 @@ fn first_tokens(item: Item, text: &str, wanted: usize, large: bool) -> Vec<Token
 /// `tokens` sorted, without empty ones and without any that overlaps the one
 /// before. The walk mostly finds them in order; then sorting is only the check.
 fn sorted_apart(mut tokens: Vec<Token>, text: &str) -> Vec<Token> {
-    tokens.retain(|t| t.span.start < t.span.end && text.get(t.span.clone()).is_some());
+    tokens.retain(|t| is_token_span(text, &t.span));
     if !tokens.is_sorted_by_key(|t| (t.span.start, t.span.end)) {
         tokens.sort_by_key(|t| (t.span.start, t.span.end));
     }
@@ -170,6 +157,11 @@ fn sorted_apart(mut tokens: Vec<Token>, text: &str) -> Vec<Token> {
         keep
     });
     tokens
+}
+
+/// Whether `span` can be a token of `text`: not empty, and on its characters.
+fn is_token_span(text: &str, span: &Span) -> bool {
+    span.start < span.end && text.get(span.clone()).is_some()
 }
 
 /// The token covering byte `offset` (a cursor just after a token counts as on it).
@@ -196,8 +188,6 @@ struct Tokens<'t> {
     text: &'t str,
     within: Option<Span>,
     tokens: Vec<Token>,
-    /// When the walk only counts: how many tokens it has found (none are kept).
-    counted: Option<usize>,
     /// Whether the walk sorts its tokens and keeps them apart as it finds them,
     /// keeping only `room` of them and only those touching `within` (see
     /// [`Tokens::streamed`]).
@@ -217,7 +207,6 @@ impl<'t> Tokens<'t> {
             text,
             within,
             tokens: Vec::new(),
-            counted: None,
             streamed: false,
             room: usize::MAX,
             in_order: true,
@@ -248,7 +237,7 @@ impl<'t> Tokens<'t> {
     /// Whether a streamed walk keeps a token at `span`: one [`sorted_apart`]
     /// keeps, while there is room, touching `within`.
     fn keeps(&mut self, span: &Span) -> bool {
-        if span.start >= span.end || self.text.get(span.clone()).is_none() {
+        if !is_token_span(self.text, span) {
             return false;
         }
         let key = (span.start, span.end);
@@ -366,10 +355,6 @@ impl<'t> Tokens<'t> {
         kind: TokenType,
         described: impl FnOnce() -> (u32, Meaning),
     ) {
-        if let Some(counted) = &mut self.counted {
-            *counted += 1;
-            return;
-        }
         if self.streamed && !self.keeps(&span) {
             return;
         }
@@ -447,7 +432,7 @@ impl<'t> Tokens<'t> {
             }
         }
         // In source order, as every walk here is: each separator stands before
-        // the action after it (see `line_tokens`).
+        // the action after it (see `Tokens::streamed`).
         let mut separators = tree.separators.iter();
         for (i, call) in tree.actions.iter().enumerate() {
             if i > 0 {
@@ -894,8 +879,8 @@ mod tests {
         }
     }
 
-    /// A line large enough that its tokens are counted before they are collected
-    /// has the tokens of its tree too, all and the first.
+    /// A line large enough to be read alone has the tokens of its tree too, all
+    /// and the first.
     #[test]
     fn a_large_line_has_the_tokens_of_its_tree() {
         let text = format!("start(é){}\n", "; Start(y, k=v)".repeat(70_000));
