@@ -315,19 +315,29 @@ pub fn parse(text: &str, kind: FileKind) -> Document<'_> {
 /// A line-oriented file's text as a document that holds only the line byte
 /// `offset` is on (its end included; none when `offset` falls inside a line
 /// break): what a request about one place needs of a large file, without parsing
-/// the rest.
+/// the rest. The lines are read from the last `\n` before `offset`, which always
+/// ends a line, so the lines before it are not even split.
 pub fn parse_lines_at(text: &str, kind: FileKind, offset: usize) -> Document<'_> {
     debug_assert!(is_line_oriented(kind));
     let blocks = regions(text, kind)
         .into_iter()
-        .map(|region| Block {
-            items: region
-                .lines()
-                .skip_while(|line| line.span().end < offset)
-                .take_while(|line| line.start <= offset)
-                .map(|line| line_item(kind, line, text))
-                .collect(),
-            region,
+        .map(|region| {
+            let Span { start, end } = region.span.clone();
+            let before = &text.as_bytes()[start..offset.clamp(start, end)];
+            let from = memchr::memrchr(b'\n', before).map_or(start, |i| start + i + 1);
+            // After the last line break there is no line (as `lines` reads it).
+            let past_last_line = from == end && from > start;
+            let items = if past_last_line {
+                Vec::new()
+            } else {
+                region
+                    .lines_of(from..end)
+                    .skip_while(|line| line.span().end < offset)
+                    .take_while(|line| line.start <= offset)
+                    .map(|line| line_item(kind, line, text))
+                    .collect()
+            };
+            Block { items, region }
         })
         .collect();
     Document { text, kind, blocks }
@@ -686,6 +696,64 @@ fn nlip_message<'t>(region: &Region<'t>) -> NlipMessage<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A document's items as they print, without the lines' numbers (which count
+    /// from where a read starts).
+    fn printed(blocks: &[Block]) -> Vec<String> {
+        blocks
+            .iter()
+            .flat_map(|block| &block.items)
+            .map(|item| {
+                let printed = format!("{item:?}");
+                let mut out = String::new();
+                let mut rest = printed.as_str();
+                while let Some(at) = rest.find("number: ") {
+                    out.push_str(&rest[..at]);
+                    rest = rest[at + "number: ".len()..]
+                        .trim_start_matches(|c: char| c.is_ascii_digit());
+                }
+                out + rest
+            })
+            .collect()
+    }
+
+    /// The line at an offset, read alone, is the item the whole document has
+    /// there: at every offset, with a byte-order mark, CRLF, a lone CR, blank
+    /// lines, and with and without a last line break.
+    #[test]
+    fn the_lines_at_an_offset_are_the_items_of_the_whole_document_there() {
+        let texts = [
+            (
+                "\u{feff}start(x)\r\n# c\n\nif !rain(t+1): Cancel(w)\rstop(y)\n\r\n",
+                FileKind::Silp,
+            ),
+            ("start(a)\nstop(b)", FileKind::Silp),
+            ("\n\n", FileKind::Silp),
+            ("", FileKind::Silp),
+            ("{\"intent\":\"!START\"}\r\nnot json\n", FileKind::SilpJsonl),
+            ("SLIP v1 a b RequestTask x\r# c\nnot slip\n", FileKind::Slip),
+        ];
+        for (text, kind) in texts {
+            let whole = parse(text, kind);
+            let lines: Vec<Line> = whole.blocks[0].region.lines().collect();
+            let items = printed(&whole.blocks);
+            assert_eq!(lines.len(), items.len(), "{text:?}");
+            for offset in 0..=text.len() {
+                let want: Vec<&String> = lines
+                    .iter()
+                    .zip(&items)
+                    .filter(|(line, _)| line.start <= offset && offset <= line.span().end)
+                    .map(|(_, item)| item)
+                    .collect();
+                let got = printed(&parse_lines_at(text, kind, offset).blocks);
+                assert_eq!(
+                    got.iter().collect::<Vec<_>>(),
+                    want,
+                    "{kind:?} {text:?} at {offset}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_markdown_page_is_its_fences_and_the_prose_around_them() {
