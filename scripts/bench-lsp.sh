@@ -29,13 +29,14 @@ LIMIT_SECONDS, LIMIT_MIB, BOUNDED_SIZE = 2.0, 512, 10_000_000
 class Server:
     """A fresh silp-lsp over pipes; a thread reads its messages."""
 
-    def __init__(self):
+    def __init__(self, capabilities=None):
         self.p = subprocess.Popen([EXE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL)
         self.messages = queue.Queue()
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
-        self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        self.request("initialize", {"processId": None, "rootUri": None,
+                                    "capabilities": capabilities or {}})
         self.notify("initialized", {})
 
     def _read(self):
@@ -121,8 +122,8 @@ def unformatted_lines(size):
     return "cancel( x )\n" * (size // 12)
 
 
-def opened(text):
-    server = Server()
+def opened(text, capabilities=None):
+    server = Server(capabilities)
     server.open(URI, text)
     server.diagnostics(URI)
     return server
@@ -139,6 +140,20 @@ def answer(text, method, describe, **params):
     server = opened(text)
     seconds, result = timed(lambda: server.request(method, {"textDocument": {"uri": URI}, **params}))
     return server, seconds, describe(result)
+
+
+def actions_at_cursor(size):
+    """The code actions an editor that resolves edits asks for on a cursor move:
+    a quick fix and the fix-all, whose edit waits until it is chosen."""
+    server = opened(line_per_problem(size), {"textDocument": {"codeAction": {
+        "dataSupport": True, "resolveSupport": {"properties": ["edit"]}}}})
+    line = {"line": size // 20, "character": 1}
+    seconds, result = timed(lambda: server.request("textDocument/codeAction", {
+        "textDocument": {"uri": URI}, "range": {"start": line, "end": line},
+        "context": {"diagnostics": []}}))
+    fix_all = [a for a in result or [] if a["kind"].startswith("source.fixAll")]
+    resolved = "deferred" if fix_all and "edit" not in fix_all[0] else "with its edit"
+    return server, seconds, f"{len(result or [])} offered, the fix-all {resolved}"
 
 
 def diagnostics(text):
@@ -194,6 +209,7 @@ CASES = {
         lambda result: f"{len(result or [])} edits",
         options={"tabSize": 4, "insertSpaces": True}),
     "changes": changes,
+    "actions-at-cursor": actions_at_cursor,
     "fix-all": lambda size: answer(
         line_per_problem(size), "textDocument/codeAction",
         lambda result: f"{sum(len(a['edit']['changes'][URI]) for a in result or [])} edits",

@@ -1755,6 +1755,141 @@ async fn fix_all_is_what_the_cli_writes_and_is_refused_where_the_cli_refuses() {
     client.shutdown().await;
 }
 
+/// Client capabilities of an editor that resolves a code action's edit when it is
+/// chosen (VS Code's client does).
+fn resolving() -> Value {
+    json!({"textDocument": {"codeAction": {"dataSupport": true, "resolveSupport": {"properties": ["edit"]}}}})
+}
+
+/// The code actions offered for the whole of a two-line document, without `only`:
+/// what an editor asks for on a cursor move.
+async fn actions_at_cursor(client: &mut TestClient, uri: &str) -> Vec<Value> {
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri},
+                   "range": {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}},
+                   "context": {"diagnostics": []}}),
+        )
+        .await;
+    actions.as_array().cloned().unwrap_or_default()
+}
+
+fn fix_all_of(actions: &[Value]) -> Value {
+    actions
+        .iter()
+        .find(|a| a["kind"] == "source.fixAll.silp-lint")
+        .unwrap_or_else(|| panic!("a fix-all among {actions:?}"))
+        .clone()
+}
+
+#[tokio::test]
+async fn a_fix_all_offered_on_a_cursor_move_is_computed_when_chosen_against_the_text_then() {
+    let mut client = TestClient::start().await;
+    let init = client.initialize_with(resolving()).await;
+    assert_eq!(
+        init["capabilities"]["codeActionProvider"]["resolveProvider"],
+        true
+    );
+    let uri = "file:///w/r.silp";
+    let text = "Cancel(😀)\nStart(y)\n";
+    client.open(uri, "silp", 1, text).await;
+    client.diagnostics(uri, Some(1)).await;
+    // Offered among the quick fixes, without its edit.
+    let actions = actions_at_cursor(&mut client, uri).await;
+    assert!(
+        actions.iter().any(|a| a["kind"] == "quickfix"),
+        "{actions:?}"
+    );
+    let offered = fix_all_of(&actions);
+    assert_eq!(offered["title"], "Fix all safe silp-lint problems");
+    assert!(offered.get("edit").is_none(), "{offered}");
+    // Chosen: the edit is what `check --fix` writes.
+    let resolved = client.request("codeAction/resolve", offered.clone()).await;
+    assert_eq!(resolved["kind"], "source.fixAll.silp-lint");
+    let edits = resolved["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(apply_text_edits(text, edits), "cancel(😀)\nstart(y)\n");
+    // Computed once for this version: offered with it from then on.
+    let again = fix_all_of(&actions_at_cursor(&mut client, uri).await);
+    assert_eq!(again["title"], "Fix all safe silp-lint problems (2)");
+    assert_eq!(again["edit"], resolved["edit"]);
+    // The document changes between the offer and the choice: the edit fixes the
+    // text the client has when it resolves.
+    client.change(uri, 2, json!([{"text": "Start(a)\n"}])).await;
+    let offered = fix_all_of(&actions_at_cursor(&mut client, uri).await);
+    assert!(offered.get("edit").is_none(), "{offered}");
+    client
+        .change(uri, 3, json!([{"text": "Start(b)\nNotify(c)\n"}]))
+        .await;
+    let resolved = client.request("codeAction/resolve", offered).await;
+    let edits = resolved["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(
+        apply_text_edits("Start(b)\nNotify(c)\n", edits),
+        "start(b)\nnotify(c)\n"
+    );
+    // Asked for by its kind, as on save, it comes with its edit.
+    client.change(uri, 4, json!([{"text": "Start(d)\n"}])).await;
+    let asked = fix_all_actions(&mut client, uri).await;
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["title"], "Fix all safe silp-lint problems (1)");
+    let edits = asked[0]["edit"]["changes"][uri].as_array().unwrap();
+    assert_eq!(apply_text_edits("Start(d)\n", edits), "start(d)\n");
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_refused_fix_all_resolves_to_no_edit_and_tells_the_user_why() {
+    let mut client = TestClient::start().await;
+    client.initialize_with(resolving()).await;
+    // Deleting the tag characters would leave `user=` empty: the payload would no
+    // longer parse.
+    let uri = "file:///w/tags.silp";
+    client
+        .open(uri, "silp", 1, "notify(msg=a,user=\u{E0041}\u{E0042})\n")
+        .await;
+    client.diagnostics(uri, Some(1)).await;
+    let offered = fix_all_of(&actions_at_cursor(&mut client, uri).await);
+    let resolved = client.request("codeAction/resolve", offered.clone()).await;
+    assert_eq!(resolved["edit"]["changes"][uri], json!([]));
+    let shown = client
+        .wait_for(|m| m["method"] == "window/showMessage")
+        .await;
+    let message = shown["params"]["message"].as_str().unwrap();
+    assert!(message.contains("would no longer parse"), "{message}");
+    // Once refused for this version, it is no longer offered.
+    let actions = actions_at_cursor(&mut client, uri).await;
+    assert!(
+        actions
+            .iter()
+            .all(|a| a["kind"] != "source.fixAll.silp-lint"),
+        "{actions:?}"
+    );
+    // Nothing else is resolved: another server's action, or a closed document's.
+    let foreign = client
+        .request_raw(
+            "codeAction/resolve",
+            json!({"title": "Organize imports", "kind": "source.organizeImports"}),
+        )
+        .await;
+    assert_eq!(foreign["error"]["code"], -32602, "{foreign}");
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let closed = client.request_raw("codeAction/resolve", offered).await;
+    assert_eq!(closed["error"]["code"], -32602, "{closed}");
+    assert!(
+        closed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is not open"),
+        "{closed}"
+    );
+    client.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_length_over_the_limit_is_skipped_at_once_and_the_next_message_is_answered() {
     let mut client = TestClient::start().await;

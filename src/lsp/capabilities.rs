@@ -101,6 +101,11 @@ pub const METHODS: &[Method] = &[
         advertise: requests::code_action::advertise,
     },
     Method {
+        name: requests::code_action_resolve::METHOD,
+        kind: MethodKind::Request,
+        advertise: requests::code_action_resolve::advertise,
+    },
+    Method {
         name: requests::semantic_tokens::METHOD,
         kind: MethodKind::Request,
         advertise: requests::semantic_tokens::advertise,

@@ -25,7 +25,9 @@
 //!
 //! Fix-all (`source.fixAll.silp-lint`) is what `silp-lint check --fix` writes: the
 //! same fix engine, with its meaning check and its rounds to a fixed point; when the
-//! engine refuses, no fix-all is offered and the log says why.
+//! engine refuses, no fix-all is offered and the log says why. Offered among other
+//! actions (a cursor move) to a client that resolves edits, it comes without its
+//! edit, which `codeAction/resolve` computes when it is chosen.
 //!
 //! Limits, so that no document of up to 10 MB costs seconds or gigabytes (each is
 //! documented where it is set):

@@ -6,8 +6,8 @@ use super::notifications::{
     initialized,
 };
 use super::requests::{
-    code_action, completion, diagnostic, document_symbol, formatting, hover, initialize,
-    semantic_tokens, shutdown,
+    code_action, code_action_resolve, completion, diagnostic, document_symbol, formatting, hover,
+    initialize, semantic_tokens, shutdown,
 };
 use super::session::Session;
 use std::sync::Arc;
@@ -86,6 +86,10 @@ impl LanguageServer for Backend {
         params: lsp::CodeActionParams,
     ) -> Result<Option<lsp::CodeActionResponse>> {
         code_action::handle(&self.session, params).await
+    }
+
+    async fn code_action_resolve(&self, params: lsp::CodeAction) -> Result<lsp::CodeAction> {
+        code_action_resolve::handle(&self.session, params).await
     }
 
     async fn semantic_tokens_full(

@@ -100,6 +100,9 @@ pub struct State {
     /// The last fix-all of each open document, by URI.
     pub fix_all: HashMap<String, FixAll>,
     pub delivery: Delivery,
+    /// The client resolves a code action's edit (`codeAction/resolve`), so a
+    /// fix-all can be offered before it is computed.
+    pub resolves_code_action_edits: bool,
     /// The next pulled report's id (ids are never reused, across documents too).
     pub next_result_id: u64,
 }
@@ -131,6 +134,7 @@ impl Session {
                 ignored: HashSet::new(),
                 fix_all: HashMap::new(),
                 delivery: Delivery::Push,
+                resolves_code_action_edits: false,
                 next_result_id: 1,
             }),
             outgoing,

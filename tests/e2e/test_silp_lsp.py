@@ -107,6 +107,43 @@ async def test_quick_fix(client: LanguageClient):
     ]
 
 
+def kind_of(action) -> str:
+    return getattr(action.kind, "value", action.kind)
+
+
+@pytest.mark.asyncio
+async def test_fix_all_is_computed_when_chosen_and_at_once_on_save(client: LanguageClient):
+    uri = "file:///e2e/prompts/fix_all.silp"
+    await open_and_wait(client, uri, "Cancel(x)\nStart(y)\n")
+    document = types.TextDocumentIdentifier(uri=uri)
+    whole = types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=2, character=0)
+    )
+    # The light bulb: offered without its edit.
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=document,
+            range=whole,
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    offered = [a for a in actions if kind_of(a) == "source.fixAll.silp-lint"]
+    assert len(offered) == 1 and offered[0].edit is None, actions
+    # Chosen: resolved to what `check --fix` writes.
+    resolved = await client.code_action_resolve_async(offered[0])
+    assert [e.new_text for e in resolved.edit.changes[uri]] == ["cancel", "start"]
+    # On save (`editor.codeActionsOnSave`): asked for by kind, it comes whole.
+    on_save = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=document,
+            range=whole,
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+    assert len(on_save) == 1, on_save
+    assert on_save[0].edit.changes[uri] == resolved.edit.changes[uri]
+
+
 @pytest.mark.asyncio
 async def test_hover_on_a_verb(client: LanguageClient):
     await open_and_wait(client, URI, TEXT)

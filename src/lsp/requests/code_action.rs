@@ -7,7 +7,14 @@
 //! result goes to the client as small edits ([`crate::lsp::diff`]; past
 //! [`to_lsp::MAX_EDITS`], one from the first change to the last). When the engine
 //! refuses, no fix-all is offered and the log says why. It runs only when a lint
-//! found a safe fix, once per version and settings (editors ask on every cursor move).
+//! found a safe fix, once per version and settings.
+//!
+//! Editors ask for code actions on every cursor move, and the engine takes seconds
+//! on a 10 MB document; so a fix-all offered among other actions (the light bulb,
+//! the Source Action menu) comes without its edit to a client that can resolve
+//! one, which [`super::code_action_resolve`] computes when it is chosen. Asked for
+//! by its kind (`source.fixAll`, as on save), or already computed for the version,
+//! it comes with its edit.
 
 use crate::diagnostics::{Applicability, Diagnostic};
 use crate::fix::fix_text;
@@ -36,7 +43,7 @@ pub fn advertise(capabilities: &mut lsp::ServerCapabilities) {
                 lsp::CodeActionKind::new(FIX_ALL_KIND),
             ]),
             work_done_progress_options: Default::default(),
-            resolve_provider: Some(false),
+            resolve_provider: Some(true),
         },
     ));
 }
@@ -107,7 +114,20 @@ pub async fn handle(
             .is_some_and(|f| f.applicability == Applicability::Safe)
     });
     if wants(FIX_ALL_KIND) && has_safe_fix {
-        if let Ok(fixed) = fix_all(session, &uri, snapshot, settings, encoding)
+        let asked_by_kind = only
+            .iter()
+            .any(|o| o.as_str() == "source.fixAll" || o.as_str() == FIX_ALL_KIND);
+        let deferred = session.lock().resolves_code_action_edits
+            && !asked_by_kind
+            && cached_fix_all(session, &uri, &snapshot, &settings).is_none();
+        if deferred {
+            actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                title: "Fix all safe silp-lint problems".to_string(),
+                kind: Some(lsp::CodeActionKind::new(FIX_ALL_KIND)),
+                data: Some(serde_json::json!({ "uri": uri.as_str() })),
+                ..Default::default()
+            }));
+        } else if let Ok(fixed) = fix_all(session, &uri, snapshot, settings, encoding)
             .await
             .as_ref()
         {
@@ -124,7 +144,15 @@ pub async fn handle(
     Ok((!actions.is_empty()).then_some(actions))
 }
 
-fn workspace_edit(uri: &lsp::Uri, edits: Vec<lsp::TextEdit>) -> lsp::WorkspaceEdit {
+/// Whether an action is this server's fix-all: the kind it was offered with.
+pub fn is_fix_all(action: &lsp::CodeAction) -> bool {
+    action
+        .kind
+        .as_ref()
+        .is_some_and(|kind| kind.as_str() == FIX_ALL_KIND)
+}
+
+pub fn workspace_edit(uri: &lsp::Uri, edits: Vec<lsp::TextEdit>) -> lsp::WorkspaceEdit {
     lsp::WorkspaceEdit {
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..Default::default()
@@ -172,9 +200,22 @@ async fn current_lint(
     unchanged.then(|| (snapshot, encoding, settings, Arc::new(lint)))
 }
 
+/// The fix-all computed for this snapshot with these settings, if one was.
+fn cached_fix_all(
+    session: &Session,
+    uri: &lsp::Uri,
+    snapshot: &Snapshot,
+    settings: &Arc<Settings>,
+) -> Option<Arc<std::result::Result<FixAllEdits, String>>> {
+    let state = session.lock();
+    let cached = state.fix_all.get(uri.as_str())?;
+    (Arc::ptr_eq(&cached.text, &snapshot.text) && Arc::ptr_eq(&cached.settings, settings))
+        .then(|| cached.outcome.clone())
+}
+
 /// The fix-all of a snapshot with its settings: from the cache when computed for
 /// both, else computed now (a refusal is logged then).
-async fn fix_all(
+pub async fn fix_all(
     session: &Arc<Session>,
     uri: &lsp::Uri,
     snapshot: Snapshot,
@@ -182,10 +223,8 @@ async fn fix_all(
     encoding: Encoding,
 ) -> Arc<std::result::Result<FixAllEdits, String>> {
     let key = uri.as_str();
-    if let Some(cached) = session.lock().fix_all.get(key) {
-        if Arc::ptr_eq(&cached.text, &snapshot.text) && Arc::ptr_eq(&cached.settings, &settings) {
-            return cached.outcome.clone();
-        }
+    if let Some(cached) = cached_fix_all(session, uri, &snapshot, &settings) {
+        return cached;
     }
     let text = snapshot.text.clone();
     let engine_settings = settings.clone();

@@ -1,5 +1,6 @@
-//! `initialize`: negotiates the position encoding and whether diagnostics are
-//! pushed or pulled, reads the client's options (`ruleDocsUrl`, the `lint` rule
+//! `initialize`: negotiates the position encoding, whether diagnostics are
+//! pushed or pulled and whether a fix-all's edit may wait for `codeAction/resolve`,
+//! reads the client's options (`ruleDocsUrl`, the `lint` rule
 //! selection) and advertises what [`METHODS`] handle.
 //!
 //! [`METHODS`]: crate::lsp::capabilities::METHODS
@@ -47,10 +48,18 @@ pub async fn handle(
     // The editor's draft revision (`silp.draft`) applies over every configuration.
     overrides.draft = options.and_then(draft_from);
     let delivery = diagnostic::delivery(&params.capabilities);
+    let resolves_code_action_edits = params
+        .capabilities
+        .text_document
+        .as_ref()
+        .and_then(|t| t.code_action.as_ref())
+        .and_then(|c| c.resolve_support.as_ref())
+        .is_some_and(|r| r.properties.iter().any(|p| p == "edit"));
     {
         let mut state = session.lock();
         state.encoding = encoding;
         state.delivery = delivery;
+        state.resolves_code_action_edits = resolves_code_action_edits;
         state.rule_docs_url = rule_docs_url;
         state.resolver = Arc::new(Resolver::discover(overrides.clone()));
         state.overrides = overrides;

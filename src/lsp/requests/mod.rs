@@ -2,6 +2,7 @@
 //! advertised capabilities, and its handler.
 
 pub mod code_action;
+pub mod code_action_resolve;
 pub mod completion;
 pub mod diagnostic;
 pub mod document_symbol;
