@@ -111,7 +111,10 @@ pub const LARGE_BUFFER_BYTES: usize = 1 << 20;
 ///   (`lsp::document::Snapshot::lint`), and after it answers a request from such a
 ///   line-oriented document read a line at a time (`Snapshot::reading_lines`):
 ///   the messages that brought the text, and the trees and IRs, were freed on
-///   threads that may not allocate again.
+///   threads that may not allocate again;
+/// - by the server, after a fix-all of a document of 1 MiB or more
+///   (`lsp::requests::code_action`): the engine's rounds freed their lints and
+///   texts.
 ///
 /// Without mimalloc as the global allocator (tests, benches) it finds nothing to
 /// give back.

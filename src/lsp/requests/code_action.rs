@@ -230,13 +230,23 @@ pub async fn fix_all(
     let engine_settings = settings.clone();
     let outcome = session
         .blocking("fix all", move || {
-            let fixed = fix_text(&snapshot.text, snapshot.kind, &engine_settings, false)?;
-            let edits = diff::edits(&snapshot.text, &fixed.text);
-            let edits = to_lsp::text_edits(edits, &snapshot, encoding);
-            Ok(FixAllEdits {
-                applied: fixed.applied,
-                edits,
-            })
+            let outcome =
+                fix_text(&snapshot.text, snapshot.kind, &engine_settings, false).map(|fixed| {
+                    FixAllEdits {
+                        applied: fixed.applied,
+                        edits: to_lsp::text_edits(
+                            diff::edits(&snapshot.text, &fixed.text),
+                            &snapshot,
+                            encoding,
+                        ),
+                    }
+                });
+            if snapshot.text.len() >= crate::memory::LARGE_BUFFER_BYTES {
+                // The engine's rounds freed their lints and texts: given back, they
+                // are not held beside the cached edits until the next allocation.
+                crate::memory::return_freed_pages();
+            }
+            outcome
         })
         .await
         .unwrap_or_else(|| Err("the fix engine failed".to_string()));
