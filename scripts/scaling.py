@@ -68,6 +68,10 @@ def nlip_with_one_escape(n):
     return "esc.nlip.json", '{"format":"text","subformat":"silp","content":"start(\\u0078)","submessages":[\n' + subs + "]}\n"
 
 
+def slip_payload_tokens(n):
+    return "tokens.slip", "SLIP v1 a b RequestTask " + "x " * n + "\n"
+
+
 def unknown_anchors(n):
     return "anchors.slip", "".join(f"SLIP v1 a b Reqest{i:06}Tsk\n" for i in range(n))
 
@@ -126,6 +130,8 @@ CASES = [
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
     ("NLIP: one escape, N payloads", nlip_with_one_escape, 5_000, "check"),
     ("N unknown anchors", unknown_anchors, 10_000, "check"),
+    ("SLIP: N payload tokens on one line", slip_payload_tokens, 312_500, "check"),
+    ("fmt: SLIP, N payload tokens on one line", slip_payload_tokens, 312_500, "fmt"),
     ("fetch( + N parentheses", parentheses, 40_000, "check"),
     ("N escaped zero-width spaces", escaped_zero_width, 40_000, "check"),
     ("one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "check"),

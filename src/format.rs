@@ -233,33 +233,21 @@ fn format_code_line(line: &str, tree: &Payload) -> Option<String> {
 /// The canonical form of one `.slip` line (without its terminator), or `None` when it
 /// is already canonical or must be left as it is (blank, comment, syntax error).
 pub fn format_slip_line(line: &str) -> Option<String> {
-    let trimmed = line.trim_start();
-    if trimmed.is_empty() || trimmed.starts_with('#') {
-        return None;
-    }
-    let parse = slip::parse_message(line, 0);
-    if !parse.errors.is_empty() {
-        return None;
-    }
-    format_message_line(line, &*parse.message?)
+    format_message_line(line, &*slip::parse_message(line, 0).message?)
 }
 
-/// The canonical form of a `.slip` line that parsed without errors into `message`,
-/// or `None` when it is canonical already or the rewrite would not read back the
-/// same tokens.
-fn format_message_line(line: &str, message: &Message) -> Option<String> {
+/// The canonical form of the `.slip` line that was parsed into `message`, or
+/// `None` when the line has a syntax error, is canonical already, or the rewrite
+/// would not read back the same tokens. A message's syntax errors are a missing
+/// field (its anchor then is missing too) and an unterminated quote (which no
+/// rewrite reads back without).
+pub fn format_message_line(line: &str, message: &Message) -> Option<String> {
+    message.anchor.as_ref()?;
     let formatted = print_slip(message);
     if formatted == line {
         return None;
     }
-    let again = slip::parse_message(&formatted, 0);
-    let same = again.errors.is_empty()
-        && again.message.is_some_and(|m| {
-            m.tokens()
-                .map(|(t, _)| t)
-                .eq(message.tokens().map(|(t, _)| t))
-        });
-    same.then_some(formatted)
+    slip::reads_back_as(&formatted, message).then_some(formatted)
 }
 
 /// The edits that bring every payload of a parsed document to canonical form, in
@@ -424,6 +412,34 @@ mod tests {
             "if x>5,#t: start(a)",
         ] {
             assert_eq!(format_silp_line(line), None, "{line:?}");
+        }
+    }
+
+    /// The formatting by its definition: a line that parses without errors,
+    /// printed with single spaces, when that reads back as the same tokens without
+    /// errors. Parsing the rewrite builds its whole token list again, which
+    /// [`format_message_line`] does not.
+    fn format_by_parsing(line: &str) -> Option<String> {
+        let parse = slip::parse_message(line, 0);
+        let message = parse.message.filter(|_| parse.errors.is_empty())?;
+        let formatted = print_slip(&message);
+        let again = slip::parse_message(&formatted, 0);
+        let same = again.errors.is_empty()
+            && again.message.is_some_and(|m| {
+                m.tokens()
+                    .map(|(t, _)| t)
+                    .eq(message.tokens().map(|(t, _)| t))
+            });
+        (formatted != line && same).then_some(formatted)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_slip_line_formats_as_its_definition_says(
+            line in "(SLIP|v1|a|b|\"|\"x y\"|x\"|\t| |  |Accept|thread7){0,12}|\
+                     SLIP( |\t|  )(v1( |  )(a( b( |\t)(Accept(( |  )(\"|x\"|\"x y\"|thread7|y))*)?)?)?)?( )?"
+        ) {
+            proptest::prop_assert_eq!(format_slip_line(&line), format_by_parsing(&line));
         }
     }
 

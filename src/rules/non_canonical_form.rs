@@ -1,6 +1,6 @@
 use super::{declare_rule, Context, Rule};
 use crate::diagnostics::{Edit, Fix};
-use crate::format::{canonical_code_line, format_silp_line, format_slip_line, print_slip};
+use crate::format::{canonical_code_line, format_message_line, format_silp_line};
 use crate::source::Span;
 use crate::syntax::code::Payload;
 use crate::syntax::slip::Message;
@@ -80,11 +80,8 @@ impl Rule for NonCanonicalForm {
         if !alone_on_line(ctx, &line, &message.span, false) {
             return;
         }
-        let text = ctx.slice(&line);
-        if print_slip(message) == text {
-            return;
-        }
-        if let Some(formatted) = format_slip_line(text) {
+        // The message was parsed from this line: formatted from it, not parsed again.
+        if let Some(formatted) = format_message_line(ctx.slice(&line), message) {
             report(ctx, message.span.clone(), line, &formatted);
         }
     }

@@ -115,14 +115,15 @@ enum Tok<'s> {
 struct Lexeme<'s> {
     text: &'s str,
     span: Span,
-    quoted: bool,
 }
 
-/// What the parser reads from a line, before spans are made absolute.
+/// What the parser reads from a line, before spans are made absolute. The payload
+/// tokens are the line's last `payload_tokens` tokens, taken from the lexer's list
+/// rather than collected again: a line may hold millions of them.
 struct Parsed<'s> {
     marker: Option<Lexeme<'s>>,
     fields: [Option<Lexeme<'s>>; 4],
-    payload: Vec<Lexeme<'s>>,
+    payload_tokens: usize,
 }
 
 /// The fields after the marker, as error messages name them.
@@ -133,37 +134,93 @@ const FIELD_NAMES: [&str; 4] = [
     "the anchor",
 ];
 
-/// Lexes `text`, joining tokens that touch into one; unterminated quotes become errors.
-fn lex(text: &str) -> (Vec<(Tok<'_>, SimpleSpan)>, Vec<SyntaxError>) {
-    let mut tokens: Vec<(Tok<'_>, SimpleSpan)> = Vec::new();
-    let mut errors = Vec::new();
-    let mut lexer = RawToken::lexer(text);
-    while let Some(raw) = lexer.next() {
-        let span = lexer.span();
-        let raw = raw.unwrap_or(RawToken::UnterminatedQuote);
-        if raw == RawToken::UnterminatedQuote {
-            errors.push(SyntaxError::new(
-                span.clone(),
-                "this quoted string is never closed; expected a closing `\"` before the end of line",
-            ));
-        }
-        match tokens.last_mut() {
-            Some((tok, last)) if last.end == span.start => {
-                let joined = last.start..span.end;
-                *tok = Tok::Word(text.get(joined.clone()).unwrap_or(""));
-                *last = joined.into();
-            }
-            _ => {
-                let slice = text.get(span.clone()).unwrap_or("");
-                let tok = match raw {
-                    RawToken::Quoted => Tok::Quoted(slice),
-                    RawToken::Word | RawToken::UnterminatedQuote => Tok::Word(slice),
-                };
-                tokens.push((tok, span.into()));
-            }
+/// The tokens of a line, as the parser reads them: raw tokens that touch joined
+/// into one word. An unterminated quote is read as a word and noted in `errors`.
+struct Tokens<'s> {
+    text: &'s str,
+    lexer: logos::Lexer<'s, RawToken>,
+    /// The token being joined with whatever touches it.
+    pending: Option<(Tok<'s>, Span)>,
+    errors: Vec<SyntaxError>,
+}
+
+impl<'s> Tokens<'s> {
+    fn new(text: &'s str) -> Tokens<'s> {
+        Tokens {
+            text,
+            lexer: RawToken::lexer(text),
+            pending: None,
+            errors: Vec::new(),
         }
     }
-    (tokens, errors)
+}
+
+impl<'s> Iterator for Tokens<'s> {
+    type Item = (Tok<'s>, Span);
+
+    fn next(&mut self) -> Option<(Tok<'s>, Span)> {
+        while let Some(raw) = self.lexer.next() {
+            let span = self.lexer.span();
+            let raw = raw.unwrap_or(RawToken::UnterminatedQuote);
+            if raw == RawToken::UnterminatedQuote {
+                self.errors.push(SyntaxError::new(
+                    span.clone(),
+                    "this quoted string is never closed; expected a closing `\"` before the end of line",
+                ));
+            }
+            let token = match self.pending.take() {
+                Some((_, last)) if last.end == span.start => {
+                    let joined = last.start..span.end;
+                    (
+                        Tok::Word(self.text.get(joined.clone()).unwrap_or("")),
+                        joined,
+                    )
+                }
+                done => {
+                    let slice = self.text.get(span.clone()).unwrap_or("");
+                    let tok = match raw {
+                        RawToken::Quoted => Tok::Quoted(slice),
+                        RawToken::Word | RawToken::UnterminatedQuote => Tok::Word(slice),
+                    };
+                    self.pending = Some((tok, span));
+                    if done.is_some() {
+                        return done;
+                    }
+                    continue;
+                }
+            };
+            self.pending = Some(token);
+        }
+        self.pending.take()
+    }
+}
+
+/// Lexes `text`, joining tokens that touch into one; unterminated quotes become errors.
+fn lex(text: &str) -> (Vec<(Tok<'_>, SimpleSpan)>, Vec<SyntaxError>) {
+    let mut lexed = Vec::new();
+    if text.len() >= crate::memory::LARGE_BUFFER_BYTES {
+        // Tokens are apart, so there are at most half as many as bytes. Reserved
+        // at once, the list is not doubled (and copied) as it fills: the pages it
+        // does not fill are never touched.
+        lexed.reserve_exact(text.len().div_ceil(2));
+    }
+    let mut tokens = Tokens::new(text);
+    lexed.extend(tokens.by_ref().map(|(tok, span)| (tok, span.into())));
+    (lexed, tokens.errors)
+}
+
+/// Whether `text` reads back as `message`: it lexes without errors into the same
+/// tokens, which the grammar (it reads tokens alone) parses into the same message.
+/// Found token by token, without the token list a parse would build.
+pub fn reads_back_as(text: &str, message: &Message) -> bool {
+    let mut tokens = Tokens::new(text);
+    let same = tokens
+        .by_ref()
+        .map(|(tok, _)| match tok {
+            Tok::Word(text) | Tok::Quoted(text) => text,
+        })
+        .eq(message.tokens().map(|(text, _)| text));
+    same && tokens.errors.is_empty()
 }
 
 /// The message grammar over lexed tokens. `eol` is the line length, where a missing
@@ -175,13 +232,9 @@ where
     I: ValueInput<'tok, Token = Tok<'src>, Span = SimpleSpan>,
 {
     let token = select! {
-        Tok::Word(text) = e => {
+        Tok::Word(text) | Tok::Quoted(text) = e => {
             let span: SimpleSpan = e.span();
-            Lexeme { text, span: span.into_range(), quoted: false }
-        },
-        Tok::Quoted(text) = e => {
-            let span: SimpleSpan = e.span();
-            Lexeme { text, span: span.into_range(), quoted: true }
+            Lexeme { text, span: span.into_range() }
         },
     };
     let marker = token
@@ -211,10 +264,10 @@ where
         .then(token.or_not())
         .then(token.or_not())
         .then(token.or_not())
-        .then(token.repeated().collect::<Vec<_>>())
+        .then(token.repeated().count())
         .then_ignore(end())
         .validate(
-            move |(((((marker, version), src), dst), anchor), payload), _, emitter| {
+            move |(((((marker, version), src), dst), anchor), payload_tokens), _, emitter| {
                 let fields = [version, src, dst, anchor];
                 if let Some(marker) = &marker {
                     if let Some(missing) = fields.iter().position(Option::is_none) {
@@ -235,7 +288,7 @@ where
                 Parsed {
                     marker,
                     fields,
-                    payload,
+                    payload_tokens,
                 }
             },
         )
@@ -275,12 +328,20 @@ pub fn parse_message(text: &str, base: usize) -> SlipParse<'_> {
     for error in &mut errors {
         error.span = base + error.span.start..base + error.span.end;
     }
-    let message = output.and_then(|parsed| build(parsed, base)).map(Box::new);
+    let message = output
+        .and_then(|parsed| build(parsed, tokens, base))
+        .map(Box::new);
     SlipParse { message, errors }
 }
 
-/// Turns what the parser read into a [`Message`] with absolute spans.
-fn build<'s>(parsed: Parsed<'s>, base: usize) -> Option<Message<'s>> {
+/// Turns what the parser read from `tokens` into a [`Message`] with absolute spans.
+/// The payload is collected in place of the tokens (a token and a payload token
+/// have one size), so a line of millions of tokens holds one list of them at a time.
+fn build<'s>(
+    parsed: Parsed<'s>,
+    tokens: Vec<(Tok<'s>, SimpleSpan)>,
+    base: usize,
+) -> Option<Message<'s>> {
     let absolute = |span: &Span| base + span.start..base + span.end;
     let token = |lexeme: &Lexeme<'s>| SlipToken {
         text: lexeme.text,
@@ -288,13 +349,21 @@ fn build<'s>(parsed: Parsed<'s>, base: usize) -> Option<Message<'s>> {
     };
     let marker = parsed.marker?;
     let [version, src, dst, anchor] = parsed.fields;
-    let payload: Vec<SlipPayload<'_>> = parsed
-        .payload
-        .iter()
-        .map(|lexeme| SlipPayload {
-            text: lexeme.text,
-            span: absolute(&lexeme.span),
-            quoted: lexeme.quoted,
+    let first_payload = tokens.len().saturating_sub(parsed.payload_tokens);
+    let last_payload_end = tokens[first_payload..].last().map(|(_, span)| span.end);
+    let payload: Vec<SlipPayload<'_>> = tokens
+        .into_iter()
+        .skip(first_payload)
+        .map(|(tok, span)| {
+            let (text, quoted) = match tok {
+                Tok::Word(text) => (text, false),
+                Tok::Quoted(text) => (text, true),
+            };
+            SlipPayload {
+                text,
+                span: absolute(&span.into_range()),
+                quoted,
+            }
         })
         .collect();
     let (thread_token, thread) = payload
@@ -317,7 +386,7 @@ fn build<'s>(parsed: Parsed<'s>, base: usize) -> Option<Message<'s>> {
         .into_iter()
         .flatten()
         .map(|l| l.span.end)
-        .chain(parsed.payload.last().map(|l| l.span.end))
+        .chain(last_payload_end)
         .max()
         .unwrap_or(marker.span.end);
     Some(Message {
@@ -336,6 +405,34 @@ fn build<'s>(parsed: Parsed<'s>, base: usize) -> Option<Message<'s>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The payload is collected in place of the lexer's tokens only while the two
+    /// have one size and alignment; otherwise a line of millions of tokens would
+    /// hold both lists at once.
+    #[test]
+    fn a_payload_token_takes_the_place_of_a_lexed_token() {
+        use std::mem::{align_of, size_of};
+        assert_eq!(size_of::<(Tok, SimpleSpan)>(), size_of::<SlipPayload>());
+        assert_eq!(align_of::<(Tok, SimpleSpan)>(), align_of::<SlipPayload>());
+        let line = format!("SLIP v1 a b Accept{}", " x".repeat(100));
+        let (tokens, _) = lex(&line);
+        let lexed_at = tokens.as_ptr();
+        let lexeme = |i: usize| {
+            let (Tok::Word(text) | Tok::Quoted(text), span) = tokens[i];
+            Lexeme {
+                text,
+                span: span.into_range(),
+            }
+        };
+        let parsed = Parsed {
+            marker: Some(lexeme(0)),
+            fields: [1, 2, 3, 4].map(|i| Some(lexeme(i))),
+            payload_tokens: 100,
+        };
+        let message = build(parsed, tokens, 0).expect("a message");
+        assert_eq!(message.payload.len(), 100);
+        assert_eq!(message.payload.as_ptr().cast(), lexed_at);
+    }
 
     fn texts<'s>(message: &'s Message<'s>) -> Vec<&'s str> {
         message.payload.iter().map(|p| p.text).collect()
