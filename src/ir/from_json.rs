@@ -153,6 +153,7 @@ fn decode_document(object: &JsonNode) -> Ir {
         intent: intent.and_then(as_text),
         ..Ir::default()
     };
+    ir.entities.reserve_exact(array_len(entities));
     for node in objects(entities) {
         let ([id, value, action], has_extra) = fields(node, &ENTITY_FIELDS);
         ir.entities.push(Entity {
@@ -185,6 +186,8 @@ fn decode_document(object: &JsonNode) -> Ir {
             extra: extras_if(has_extra, meta, &META_FIELDS),
         };
     }
+    ir.verbs
+        .reserve_exact(1 + ir.entities.len() + ir.alternatives.len() + ir.meta.seq.len());
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
     for entity in &ir.entities {
         push_action_code(&mut ir.verbs, entity.action.as_ref());
@@ -208,10 +211,13 @@ fn decode_frontend(object: &JsonNode) -> Ir {
         alternatives: alternatives(object.get("alternatives")),
         ..Ir::default()
     };
+    ir.verbs.reserve_exact(1 + ir.alternatives.len());
     push_action_code(&mut ir.verbs, ir.intent.as_ref());
     for alternative in &ir.alternatives {
         push_action_code(&mut ir.verbs, Some(&alternative.action));
     }
+    // At most one entity per member but for action keys with arrays of values.
+    ir.entities.reserve_exact(object.members().len());
     for member in object.members() {
         match frontend_slot(&member.key) {
             FrontendSlot::Field => {}
@@ -263,36 +269,35 @@ fn push_action_values(ir: &mut Ir, member: &JsonMember, verb: &str) {
 }
 
 fn constraints(list: Option<&JsonNode>) -> Vec<Constraint> {
-    objects(list)
-        .map(|node| {
-            let ([kind, value, time, subject, operator], has_extra) =
-                fields(node, &CONSTRAINT_FIELDS);
-            Constraint {
-                kind: text_or_empty(node, kind),
-                value: text_or_empty(node, value),
-                time: time.and_then(as_text),
-                subject: subject.and_then(as_text),
-                operator: operator.and_then(as_text),
-                span: node.span.clone(),
-                extra: extras_if(has_extra, node, &CONSTRAINT_FIELDS),
-            }
-        })
-        .collect()
+    let mut constraints = Vec::with_capacity(array_len(list));
+    constraints.extend(objects(list).map(|node| {
+        let ([kind, value, time, subject, operator], has_extra) = fields(node, &CONSTRAINT_FIELDS);
+        Constraint {
+            kind: text_or_empty(node, kind),
+            value: text_or_empty(node, value),
+            time: time.and_then(as_text),
+            subject: subject.and_then(as_text),
+            operator: operator.and_then(as_text),
+            span: node.span.clone(),
+            extra: extras_if(has_extra, node, &CONSTRAINT_FIELDS),
+        }
+    }));
+    constraints
 }
 
 fn alternatives(list: Option<&JsonNode>) -> Vec<Alternative> {
-    objects(list)
-        .map(|node| {
-            let ([action, target, location], has_extra) = fields(node, &ALTERNATIVE_FIELDS);
-            Alternative {
-                action: text_or_empty(node, action),
-                target: target.and_then(as_text),
-                location: location.and_then(as_text),
-                span: node.span.clone(),
-                extra: extras_if(has_extra, node, &ALTERNATIVE_FIELDS),
-            }
-        })
-        .collect()
+    let mut alternatives = Vec::with_capacity(array_len(list));
+    alternatives.extend(objects(list).map(|node| {
+        let ([action, target, location], has_extra) = fields(node, &ALTERNATIVE_FIELDS);
+        Alternative {
+            action: text_or_empty(node, action),
+            target: target.and_then(as_text),
+            location: location.and_then(as_text),
+            span: node.span.clone(),
+            extra: extras_if(has_extra, node, &ALTERNATIVE_FIELDS),
+        }
+    }));
+    alternatives
 }
 
 /// The members of `object` named in `names`, found in one pass over its members:
@@ -344,6 +349,14 @@ fn extras(object: &JsonNode, known: &[&str]) -> Vec<Extra> {
 }
 
 /// The objects of an array field (other items and other types are skipped).
+/// The length of an array, an upper bound of its [`objects`]: lists of them are
+/// reserved at once, not doubled as they fill (a payload may list millions).
+fn array_len(array: Option<&JsonNode>) -> usize {
+    array
+        .and_then(JsonNode::as_array)
+        .map_or(0, <[JsonNode]>::len)
+}
+
 fn objects(array: Option<&JsonNode>) -> impl Iterator<Item = &JsonNode> {
     array
         .and_then(JsonNode::as_array)
