@@ -72,6 +72,28 @@ def slip_payload_tokens(n):
     return "tokens.slip", "SLIP v1 a b RequestTask " + "x " * n + "\n"
 
 
+def duplicate_keys(n):
+    return "dupkeys.silp.jsonl", '{"intent":"!START"' + ',"a":1' * n + "}\n"
+
+
+def entities_lacking_a_field(n):
+    entities = ",".join('{"type":"x","value":"y"}' for _ in range(n))
+    return "entities.silp.jsonl", '{"intent":"!START","entities":[' + entities + "]}\n"
+
+
+def alternatives_lacking_a_field(n):
+    alternatives = ",".join('{"intent":"!STOP"}' for _ in range(n))
+    return "alts.silp.jsonl", '{"intent":"!START","alternatives":[' + alternatives + "]}\n"
+
+
+def repeated_arguments(n):
+    return "args.silp", "start(" + ",".join("k=v" for _ in range(n)) + ")\n"
+
+
+def markdown_fences(n):
+    return "fences.md", "```silp\nstart(x)\n```\n" * n
+
+
 def unknown_anchors(n):
     return "anchors.slip", "".join(f"SLIP v1 a b Reqest{i:06}Tsk\n" for i in range(n))
 
@@ -139,6 +161,11 @@ CASES = [
     ("human: reports on one line of N calls", reports_on_one_line, 10_000, "human"),
     ("Markdown: N quote levels of fences", markdown_nesting, 1_000, "check"),
     ("a library of N files", library_of_files, 2_500, "check"),
+    ("JSON: one object, N duplicate keys", duplicate_keys, 104_166, "check"),
+    ("IR: N entities lacking a field", entities_lacking_a_field, 25_000, "check"),
+    ("IR: N alternatives lacking a field", alternatives_lacking_a_field, 32_900, "check"),
+    ("code: one call of N repeated arguments", repeated_arguments, 156_250, "check"),
+    ("Markdown: N fences", markdown_fences, 28_409, "check"),
     ("convert --to json: N keys", None, 5_000, "convert"),
 ]
 

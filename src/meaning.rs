@@ -110,7 +110,7 @@ pub fn document_meanings(document: &Document) -> Vec<PayloadMeaning> {
     out
 }
 
-fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
+pub(crate) fn block_meanings(block: &Block, out: &mut Vec<PayloadMeaning>) {
     for item in &block.items {
         item_meanings(item, out);
     }

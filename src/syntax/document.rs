@@ -347,18 +347,11 @@ impl<'t> Document<'t> {
     /// The spans around the blocks of a Markdown page (its prose and other blocks),
     /// from the start of the page; none for other kinds.
     pub fn prose(&self) -> Vec<Span> {
-        if self.kind != FileKind::Markdown {
-            return Vec::new();
-        }
-        let mut spans = Vec::new();
-        let mut start = 0;
-        for block in &self.blocks {
-            spans.push(start..block.region.span.start);
-            start = block.region.span.end;
-        }
-        spans.push(start..self.text.len());
-        spans.retain(|span| !span.is_empty());
-        spans
+        prose_around(
+            self.text,
+            self.kind,
+            self.blocks.iter().map(|block| &block.region),
+        )
     }
 
     /// Every block with payloads, in file order: the document's own, then (right
@@ -379,7 +372,29 @@ impl<'t> Document<'t> {
     }
 }
 
-fn parse_block(region: Region<'_>) -> Block<'_> {
+/// The spans around the `regions` of a Markdown page of `text` (its prose and
+/// other blocks), from the start of the page; none for other kinds.
+pub fn prose_around<'r, 't: 'r>(
+    text: &str,
+    kind: FileKind,
+    regions: impl IntoIterator<Item = &'r Region<'t>>,
+) -> Vec<Span> {
+    if kind != FileKind::Markdown {
+        return Vec::new();
+    }
+    let mut spans = Vec::new();
+    let mut start = 0;
+    for region in regions {
+        spans.push(start..region.span.start);
+        start = region.span.end;
+    }
+    spans.push(start..text.len());
+    spans.retain(|span| !span.is_empty());
+    spans
+}
+
+/// One region's block: its lines or JSON texts parsed.
+pub fn parse_block(region: Region<'_>) -> Block<'_> {
     let items = match region.kind {
         kind if is_line_oriented(kind) => region
             .lines()
