@@ -72,8 +72,8 @@ pub fn lint_text_diagnostics(text: &str, kind: FileKind, settings: &Settings) ->
     walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
 }
 
-/// Walks one file's text through `rules`: a line-oriented file a line at a time,
-/// any other parsed whole.
+/// Walks one file's text through `rules`: a line-oriented file a line at a time, a
+/// Markdown page a block at a time, any other parsed whole.
 fn walk_text<'a>(
     text: &'a str,
     kind: FileKind,
