@@ -239,10 +239,12 @@ pub fn format_slip_line(line: &str) -> Option<String> {
 /// The canonical form of the `.slip` line that was parsed into `message`, or
 /// `None` when the line has a syntax error, is canonical already, or the rewrite
 /// would not read back the same tokens. A message's syntax errors are a missing
-/// field (its anchor then is missing too) and an unterminated quote (which no
-/// rewrite reads back without).
+/// field ([`Message::is_complete`]) and an unterminated quote (which no rewrite
+/// reads back without).
 pub fn format_message_line(line: &str, message: &Message) -> Option<String> {
-    message.anchor.as_ref()?;
+    if !message.is_complete() {
+        return None;
+    }
     let formatted = print_slip(message);
     if formatted == line {
         return None;

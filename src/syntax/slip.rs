@@ -67,6 +67,13 @@ impl<'s> Message<'s> {
             .chain(self.payload.iter().map(|p| (p.text, p.span.clone())))
     }
 
+    /// Whether every field is present: a message lacking one has a syntax error
+    /// where its line ends. Fields after the first missing one are `None`, so the
+    /// anchor tells.
+    pub fn is_complete(&self) -> bool {
+        self.anchor.is_some()
+    }
+
     /// The payload tokens that carry content: all but the thread token.
     pub fn content(&self) -> impl Iterator<Item = &SlipPayload<'_>> {
         self.payload
