@@ -4,9 +4,7 @@
 
 use crate::diagnostics::{Diagnostic, PendingFix};
 use crate::ir::{from_code, from_json, Ir};
-use crate::meaning::{
-    block_meanings, code_meaning, document_meanings, item_meanings, silp_meaning, PayloadMeaning,
-};
+use crate::meaning::{block_meanings, code_meaning, item_meanings, silp_meaning, PayloadMeaning};
 use crate::rules::registry::RULES;
 pub use crate::rules::LintedFile;
 use crate::rules::{Context, Hook, ReqIdFact, RuleTable, RunContext, RunFindings, MAX_PER_RULE};
@@ -21,7 +19,7 @@ use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region, PIECE_BYTES};
 use crate::syntax::suppression::{may_hold_suppression, Suppression};
-use crate::syntax::{parse, Document, SyntaxError};
+use crate::syntax::{Document, SyntaxError};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -72,8 +70,8 @@ pub fn lint_text_diagnostics(text: &str, kind: FileKind, settings: &Settings) ->
     walk_text(text, kind, ctx, &rules, Gather::Diagnostics).diagnostics
 }
 
-/// Walks one file's text through `rules`: a line-oriented file a line at a time, a
-/// Markdown page a block at a time, any other parsed whole.
+/// Walks one file's text through `rules`: a line-oriented file a line at a time,
+/// any other a block at a time (a Markdown page's fences, another file's body).
 fn walk_text<'a>(
     text: &'a str,
     kind: FileKind,
@@ -83,15 +81,8 @@ fn walk_text<'a>(
 ) -> FileLint {
     if is_line_oriented(kind) {
         walk_lines(text, kind, ctx, rules, gather, PIECE_BYTES)
-    } else if kind == FileKind::Markdown {
-        walk_blocks(text, kind, ctx, rules, gather)
     } else {
-        let document = parse(text, kind);
-        let meanings = (gather == Gather::Meanings).then(|| document_meanings(&document));
-        FileLint {
-            meanings,
-            ..walk(&document, ctx, rules, gather)
-        }
+        walk_blocks(text, kind, ctx, rules, gather)
     }
 }
 
@@ -229,9 +220,10 @@ fn walk_lines<'a>(
     linter.finish(text)
 }
 
-/// Walks a Markdown page a block at a time: each fence is parsed, linted and
-/// dropped before the next, as [`walk`] would lint the page's parse, so a page of
-/// many fences never holds all their trees (450,000 fences took 578 MiB).
+/// Walks a file a block at a time: each region (a Markdown page's fence, another
+/// file's body) is parsed, linted and dropped before the next, as [`walk`] would
+/// lint the file's parse, so a page of many fences never holds all their trees
+/// (450,000 fences took 578 MiB).
 fn walk_blocks<'a>(
     text: &'a str,
     kind: FileKind,
@@ -1001,7 +993,8 @@ fn not_an_object(node: &JsonNode, place: &str) -> SyntaxError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::meaning::payload_meanings;
+    use crate::meaning::{document_meanings, payload_meanings};
+    use crate::syntax::parse;
 
     /// A run's lint of a file keeps the same diagnostics without gathering
     /// `req_id`s, in each kind of file and in an escaped NLIP payload.
