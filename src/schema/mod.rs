@@ -5,7 +5,7 @@
 //! silp-lint's schema of that frontend (`data/silp-json-frontend.schema.json`).
 
 use crate::source::Span;
-use crate::syntax::json::JsonNode;
+use crate::syntax::json::{JsonMember, JsonNode};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, ValidationError, Validator};
 use node::SpannedJson;
@@ -138,6 +138,60 @@ impl Violation {
     }
 }
 
+/// Arrays longer than this are validated an item at a time
+/// ([`PayloadSchema::itemwise_arrays`]): jsonschema gathers every error of a
+/// validation, each with a copy of the value it is about, before yielding the first,
+/// so one document of 400,000 entities lacking a field held 480 MiB of errors.
+const ITEMS_AT_ONCE: usize = 1024;
+
+impl PayloadSchema {
+    /// The root members whose schema is `{"type": "array", "items": S}` and that no
+    /// `patternProperties` pattern names: the errors of a whole document in such an
+    /// array are S's errors of each item, so a long one's items are validated one
+    /// at a time (a unit test checks that the schemas say so).
+    fn itemwise_arrays(self) -> &'static [&'static str] {
+        match self {
+            PayloadSchema::IrDocument => &["entities", "constraints", "alternatives"],
+            PayloadSchema::JsonFrontend => &["constraints", "alternatives"],
+        }
+    }
+
+    /// The schema of the items of [`Self::itemwise_arrays`]'s array number `index`,
+    /// and the pointer to it in the whole schema.
+    fn items_schema(self, index: usize) -> (String, Option<&'static Value>) {
+        let pointer = format!("/properties/{}/items", self.itemwise_arrays()[index]);
+        let schema = self.value().pointer(&pointer);
+        (pointer, schema)
+    }
+
+    /// The validator of the items of [`Self::itemwise_arrays`]'s array number `index`.
+    fn item_validator(self, index: usize) -> Option<&'static Validator<SpannedJson>> {
+        static VALIDATORS: [OnceLock<Vec<Option<Validator<SpannedJson>>>>; 2] =
+            [OnceLock::new(), OnceLock::new()];
+        let compile = |index| {
+            jsonschema::options_for::<SpannedJson>()
+                .with_draft(Draft::Draft202012)
+                .build(self.items_schema(index).1?)
+                .ok()
+        };
+        VALIDATORS[self as usize]
+            .get_or_init(|| (0..self.itemwise_arrays().len()).map(compile).collect())
+            .get(index)?
+            .as_ref()
+    }
+
+    /// The same for `serde_json` values.
+    fn serde_item_validator(self, index: usize) -> Option<&'static Validator> {
+        static VALIDATORS: [OnceLock<Vec<Option<Validator>>>; 2] =
+            [OnceLock::new(), OnceLock::new()];
+        let compile = |index| jsonschema::draft202012::new(self.items_schema(index).1?).ok();
+        VALIDATORS[self as usize]
+            .get_or_init(|| (0..self.itemwise_arrays().len()).map(compile).collect())
+            .get(index)?
+            .as_ref()
+    }
+}
+
 /// Every violation of `document` against `schema` that the schema rules report
 /// (those a more specific rule reports are left out), in document order. A document
 /// with duplicate keys ([`JsonNode::duplicate_keys`]) is validated as JSON parsers
@@ -147,6 +201,28 @@ pub fn validate(
     document: &JsonNode,
     has_duplicate_keys: bool,
 ) -> Vec<Violation> {
+    validate_in_parts(schema, document, has_duplicate_keys, ITEMS_AT_ONCE)
+}
+
+/// [`validate`], with the items of arrays longer than `items_at_once` validated one
+/// at a time, apart from the rest of the document.
+fn validate_in_parts(
+    schema: PayloadSchema,
+    document: &JsonNode,
+    has_duplicate_keys: bool,
+    items_at_once: usize,
+) -> Vec<Violation> {
+    let long_arrays: Vec<(usize, &JsonNode)> = (0..schema.itemwise_arrays().len())
+        .filter_map(|index| {
+            let array = document.get(schema.itemwise_arrays()[index])?;
+            (array.as_array()?.len() > items_at_once).then_some((index, array))
+        })
+        .collect();
+    let is_long = |member: &JsonMember| {
+        long_arrays
+            .iter()
+            .any(|(_, array)| std::ptr::eq(*array, &member.value))
+    };
     let mut found = if !has_duplicate_keys {
         let Some(validator) = schema.validator() else {
             return Vec::new();
@@ -154,32 +230,101 @@ pub fn validate(
         if validator.is_valid(document) {
             return Vec::new();
         }
-        violations(schema, document, validator.iter_errors(document))
+        if long_arrays.is_empty() {
+            violations(
+                schema,
+                &Place::root(document),
+                validator.iter_errors(document),
+            )
+        } else {
+            let rest = document.hollowed(is_long);
+            let mut found = violations(schema, &Place::root(&rest), validator.iter_errors(&rest));
+            for &(index, array) in &long_arrays {
+                let Some(validator) = schema.item_validator(index) else {
+                    continue;
+                };
+                for (item, node) in array.as_array().unwrap_or_default().iter().enumerate() {
+                    if !validator.is_valid(node) {
+                        let place = Place::item(schema, index, item, node);
+                        found.extend(violations(schema, &place, validator.iter_errors(node)));
+                    }
+                }
+            }
+            found
+        }
     } else {
         let Some(validator) = schema.serde_validator() else {
             return Vec::new();
         };
-        let instance = document.to_serde();
-        if validator.is_valid(&instance) {
-            return Vec::new();
+        let rest = match long_arrays.is_empty() {
+            true => document.to_serde(),
+            false => document.hollowed(is_long).to_serde(),
+        };
+        let mut found = match validator.is_valid(&rest) {
+            true => Vec::new(),
+            false => violations(schema, &Place::root(document), validator.iter_errors(&rest)),
+        };
+        for &(index, array) in &long_arrays {
+            let Some(validator) = schema.serde_item_validator(index) else {
+                continue;
+            };
+            for (item, node) in array.as_array().unwrap_or_default().iter().enumerate() {
+                let value = node.to_serde();
+                if !validator.is_valid(&value) {
+                    let place = Place::item(schema, index, item, node);
+                    found.extend(violations(schema, &place, validator.iter_errors(&value)));
+                }
+            }
         }
-        violations(schema, document, validator.iter_errors(&instance))
+        found
     };
+    // Each part's violations are in order already: a stable sort of the runs joins
+    // them as one validation orders them.
+    found.sort_by_key(|violation| (violation.span.start, violation.span.end));
     found.retain(|violation| !violation.is_reported_elsewhere());
     found
 }
 
-/// Places each validation error on the bytes of `document` it is about.
+/// What a validator was given: the node its errors' instance paths start from, with
+/// that node's pointer in the document and its schema's pointer in the whole schema.
+struct Place<'d> {
+    node: &'d JsonNode,
+    pointer: String,
+    schema_path: String,
+}
+
+impl<'d> Place<'d> {
+    fn root(document: &'d JsonNode) -> Place<'d> {
+        Place {
+            node: document,
+            pointer: String::new(),
+            schema_path: String::new(),
+        }
+    }
+
+    /// Item number `item` of [`PayloadSchema::itemwise_arrays`]'s array number `index`.
+    fn item(schema: PayloadSchema, index: usize, item: usize, node: &'d JsonNode) -> Place<'d> {
+        Place {
+            node,
+            pointer: format!("/{}/{item}", schema.itemwise_arrays()[index]),
+            schema_path: schema.items_schema(index).0,
+        }
+    }
+}
+
+/// Places each validation error on the bytes of `place` it is about.
 fn violations<'i>(
     schema: PayloadSchema,
-    document: &JsonNode,
+    place: &Place,
     errors: impl Iterator<Item = ValidationError<'i>>,
 ) -> Vec<Violation> {
     let mut violations = Vec::new();
     for error in errors {
-        let pointer = error.instance_path().as_str().to_string();
-        let schema_path = error.schema_path().as_str();
-        let node = document.pointer(&pointer).unwrap_or(document);
+        let relative = error.instance_path().as_str();
+        let pointer = format!("{}{relative}", place.pointer);
+        let schema_path = format!("{}{}", place.schema_path, error.schema_path().as_str());
+        let schema_path = schema_path.as_str();
+        let node = place.node.pointer(relative).unwrap_or(place.node);
         let keyword = schema_path.rsplit('/').next().unwrap_or("").to_string();
         let place = schema.describe_pointer(&pointer);
         match error.kind() {
@@ -407,8 +552,12 @@ mod tests {
         let instance = document.to_serde();
         assert_eq!(spanned.is_valid(document), serde.is_valid(&instance));
         (
-            violations(schema, document, spanned.iter_errors(document)),
-            violations(schema, document, serde.iter_errors(&instance)),
+            violations(
+                schema,
+                &Place::root(document),
+                spanned.iter_errors(document),
+            ),
+            violations(schema, &Place::root(document), serde.iter_errors(&instance)),
         )
     }
 
@@ -448,6 +597,97 @@ mod tests {
             let parsed = parse_json(&text, 0).value.expect("serde_json output parses");
             let (spanned, serde) = both_ways(IR, &parsed);
             proptest::prop_assert_eq!(spanned, serde, "{}", text);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        /// Validated an item at a time, the items of every array (`items_at_once`
+        /// 0) give what the whole document's validation gives, in both
+        /// representations and against both schemas.
+        #[test]
+        fn arrays_validated_an_item_at_a_time_give_the_whole_validation(
+            document in ir_like_documents()
+        ) {
+            let text = serde_json::to_string(&document).unwrap_or_default();
+            let parsed = parse_json(&text, 0).value.expect("serde_json output parses");
+            for schema in [IR, PayloadSchema::JsonFrontend] {
+                for serde in [false, true] {
+                    proptest::prop_assert_eq!(
+                        validate_in_parts(schema, &parsed, serde, 0),
+                        validate_in_parts(schema, &parsed, serde, usize::MAX),
+                        "{:?} {}", schema, text
+                    );
+                }
+            }
+        }
+    }
+
+    /// What makes an item-at-a-time validation equal to the whole one: the array's
+    /// schema holds no keyword but its type and items (and annotations), and no
+    /// `patternProperties` pattern also names the member.
+    #[test]
+    fn the_arrays_validated_an_item_at_a_time_are_plain_arrays_of_one_schema() {
+        for schema in [IR, PayloadSchema::JsonFrontend] {
+            let patterns: Vec<Validator> = schema
+                .value()
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(pattern, _)| {
+                    jsonschema::draft202012::new(&serde_json::json!({ "pattern": pattern }))
+                        .expect("pattern compiles")
+                })
+                .collect();
+            for (index, key) in schema.itemwise_arrays().iter().enumerate() {
+                let array = schema
+                    .value()
+                    .pointer(&format!("/properties/{key}"))
+                    .and_then(Value::as_object)
+                    .expect("the array is a root property");
+                assert_eq!(array.get("type"), Some(&Value::from("array")), "{key}");
+                for keyword in array.keys() {
+                    assert!(
+                        ["type", "items", "description", "default", "title"]
+                            .contains(&keyword.as_str()),
+                        "{schema:?} {key}: {keyword}"
+                    );
+                }
+                assert!(
+                    patterns.iter().all(|p| !p.is_valid(&Value::from(*key))),
+                    "{key}"
+                );
+                assert!(schema.item_validator(index).is_some(), "{key}");
+                assert!(schema.serde_item_validator(index).is_some(), "{key}");
+            }
+        }
+    }
+
+    /// A long array, past the length validated whole, with items wrong in every way
+    /// the schema knows, and a document that also breaks the schema outside it.
+    #[test]
+    fn a_long_array_reports_what_the_whole_validation_reports() {
+        let items: Vec<String> = (0..3 * ITEMS_AT_ONCE)
+            .map(|i| match i % 5 {
+                0 => r#"{"id":"a","value":"b"}"#.to_string(),
+                1 => r#"{"id":"a"}"#.to_string(),
+                2 => r#"{"id":1,"value":null,"action":"!x"}"#.to_string(),
+                3 => "7".to_string(),
+                _ => r#"{"value":"b","action":"!GO"}"#.to_string(),
+            })
+            .collect();
+        let text = format!(
+            r#"{{"intent":"go","entities":[{}],"alternatives":[{{}}],"meta":{{"confidence":2}},"x":1}}"#,
+            items.join(",")
+        );
+        let document = parse_json(&text, 0).value.expect("valid JSON");
+        for serde in [false, true] {
+            let found = validate_in_parts(IR, &document, serde, ITEMS_AT_ONCE);
+            assert_eq!(found, validate_in_parts(IR, &document, serde, usize::MAX));
+            assert_eq!(found, validate(IR, &document, serde));
+            assert!(found.len() > 3 * ITEMS_AT_ONCE, "{}", found.len());
+            assert_eq!(found.last().map(|v| v.pointer.as_str()), Some("/x"));
         }
     }
 
