@@ -35,7 +35,9 @@ fn arg_value(arg: &Arg) -> Text {
 pub fn decode(payload: &Payload) -> Ir {
     let mut ir = decode_all_but_entities(payload);
     for (index, call) in payload.actions.iter().enumerate() {
-        push_entities(&mut ir, call, index);
+        let action = (index > 0).then(|| action_code(&call.name));
+        let entities = call.args.iter().flatten().map(|arg| entity(arg, &action));
+        ir.entities.extend(entities);
     }
     ir
 }
@@ -59,8 +61,10 @@ pub fn write_entities_consuming(ir: &mut Ir, mut payload: Payload) {
     // The separators and the rest, before any entity is written.
     drop(payload);
     for (index, call) in actions.iter_mut().enumerate() {
-        push_entities(ir, call, index);
-        call.args = None;
+        let action = (index > 0).then(|| action_code(&call.name));
+        // A long call's arguments shrink as its entities grow.
+        let args = crate::memory::into_iter_releasing(call.args.take().unwrap_or_default());
+        ir.entities.extend(args.map(|arg| entity(&arg, &action)));
         if large && index % CALLS_BETWEEN_RETURNS == CALLS_BETWEEN_RETURNS - 1 {
             crate::memory::return_freed_pages();
         }
@@ -118,21 +122,18 @@ pub fn decode_all_but_entities(payload: &Payload) -> Ir {
     ir
 }
 
-/// Writes the entities of the arguments of the payload's call number `index`: the
-/// primary action's (the first) without an action, the others' with theirs.
-fn push_entities(ir: &mut Ir, call: &Call, index: usize) {
-    let action = (index > 0).then(|| action_code(&call.name));
-    for arg in call.args.iter().flatten() {
-        ir.entities.push(Entity {
-            id: match &arg.key {
-                Some(key) => text(key),
-                None => Spanned::new("act".into(), arg.value.span()),
-            },
-            value: arg_value(arg),
-            action: action.clone(),
-            span: arg.span.clone(),
-            extra: Vec::new(),
-        });
+/// The entity of an argument of a call whose `action` is `None` for the primary
+/// action (the first call) and the call's action code for the others.
+fn entity(arg: &Arg, action: &Option<Text>) -> Entity {
+    Entity {
+        id: match &arg.key {
+            Some(key) => text(key),
+            None => Spanned::new("act".into(), arg.value.span()),
+        },
+        value: arg_value(arg),
+        action: action.clone(),
+        span: arg.span.clone(),
+        extra: Vec::new(),
     }
 }
 
