@@ -142,6 +142,7 @@ pub fn into_iter_releasing<T>(vec: Vec<T>) -> ReleasingIntoIter<T> {
         len: vec.len(),
         next: 0,
         released_bytes: 0,
+        release_at: ReleasingIntoIter::<T>::STEP_ELEMENTS,
         owns: std::marker::PhantomData,
     }
 }
@@ -158,18 +159,24 @@ pub struct ReleasingIntoIter<T> {
     next: usize,
     /// The bytes from the buffer's start whose whole pages were given back.
     released_bytes: usize,
+    /// The value of `next` at which to give back the pages passed.
+    release_at: usize,
     /// The elements left are this iterator's to drop.
     owns: std::marker::PhantomData<T>,
 }
 
 impl<T> ReleasingIntoIter<T> {
+    /// How many elements span [`RELEASE_STEP_BYTES`]; zero-sized ones never do.
+    const STEP_ELEMENTS: usize = match std::mem::size_of::<T>() {
+        0 => usize::MAX,
+        size => RELEASE_STEP_BYTES.div_ceil(size),
+    };
+
     /// Gives back the whole pages between the last release and the element at
-    /// `next`, once they span [`RELEASE_STEP_BYTES`].
+    /// `next`, [`Self::STEP_ELEMENTS`] past the last release.
     fn release_passed_pages(&mut self) {
         let passed = self.next * std::mem::size_of::<T>();
-        if passed - self.released_bytes < RELEASE_STEP_BYTES {
-            return;
-        }
+        self.release_at = self.next.saturating_add(Self::STEP_ELEMENTS);
         #[cfg(target_os = "linux")]
         {
             let page = page_size();
@@ -214,7 +221,7 @@ impl<T> Iterator for ReleasingIntoIter<T> {
         // moved out yet; it is moved out once, as `next` passes it.
         let element = unsafe { self.buffer.add(self.next).read() };
         self.next += 1;
-        if std::mem::size_of::<T>() != 0 {
+        if self.next == self.release_at {
             self.release_passed_pages();
         }
         Some(element)

@@ -212,13 +212,16 @@ fn validate_in_parts(
     has_duplicate_keys: bool,
     items_at_once: usize,
 ) -> Vec<Violation> {
-    let long_arrays: Vec<(usize, &JsonNode)> = (0..schema.itemwise_arrays().len())
-        .filter_map(|index| {
-            let array = document.get(schema.itemwise_arrays()[index])?;
-            (array.as_array()?.len() > items_at_once).then_some((index, array))
-        })
-        .collect();
-    let is_long = |member: &JsonMember| {
+    // Sought once the document is known to break the schema: most do not.
+    let find_long_arrays = || -> Vec<(usize, &JsonNode)> {
+        (0..schema.itemwise_arrays().len())
+            .filter_map(|index| {
+                let array = document.get(schema.itemwise_arrays()[index])?;
+                (array.as_array()?.len() > items_at_once).then_some((index, array))
+            })
+            .collect()
+    };
+    let is_among = |long_arrays: &[(usize, &JsonNode)], member: &JsonMember| {
         long_arrays
             .iter()
             .any(|(_, array)| std::ptr::eq(*array, &member.value))
@@ -230,6 +233,7 @@ fn validate_in_parts(
         if validator.is_valid(document) {
             return Vec::new();
         }
+        let long_arrays = find_long_arrays();
         if long_arrays.is_empty() {
             violations(
                 schema,
@@ -237,7 +241,7 @@ fn validate_in_parts(
                 validator.iter_errors(document),
             )
         } else {
-            let rest = document.hollowed(is_long);
+            let rest = document.hollowed(|member| is_among(&long_arrays, member));
             let mut found = violations(schema, &Place::root(&rest), validator.iter_errors(&rest));
             for &(index, array) in &long_arrays {
                 let Some(validator) = schema.item_validator(index) else {
@@ -256,9 +260,12 @@ fn validate_in_parts(
         let Some(validator) = schema.serde_validator() else {
             return Vec::new();
         };
+        let long_arrays = find_long_arrays();
         let rest = match long_arrays.is_empty() {
             true => document.to_serde(),
-            false => document.hollowed(is_long).to_serde(),
+            false => document
+                .hollowed(|member| is_among(&long_arrays, member))
+                .to_serde(),
         };
         let mut found = match validator.is_valid(&rest) {
             true => Vec::new(),

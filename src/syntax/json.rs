@@ -379,14 +379,23 @@ fn has_repeated_key(members: &[JsonMember]) -> bool {
         .is_some()
 }
 
-/// The elements of `open` from `first` on, in a vector of their number; when they
-/// are all of them and many, the vector itself, as copying it would hold them twice.
+/// The elements of `open` from `first` on, in a vector of their number, moved in
+/// one copy. When they are all of them, and many (copying them would hold them
+/// twice) or filling at least half the vector's room (a root object, mostly), the
+/// vector itself.
 fn take_from<T>(open: &mut Vec<T>, first: usize) -> Vec<T> {
     const LARGE: usize = 4096;
-    if first == 0 && open.len() >= LARGE {
+    let first = first.min(open.len());
+    let count = open.len() - first;
+    if first > 0 {
+        return open.split_off(first);
+    }
+    if count >= LARGE || open.capacity() <= 2 * count {
         return std::mem::take(open);
     }
-    open.drain(first.min(open.len())..).collect()
+    let mut exact = Vec::with_capacity(count);
+    exact.append(open);
+    exact
 }
 
 /// A strict RFC 8259 parser with a stack of open containers (no recursion).
