@@ -167,6 +167,7 @@ CASES = [
     ("code: one call of N repeated arguments", repeated_arguments, 156_250, "check"),
     ("Markdown: N fences", markdown_fences, 28_409, "check"),
     ("convert --to json: N keys", None, 5_000, "convert"),
+    ("convert --to json: a file of N payloads", file_of_payloads, 8_930, "convert"),
 ]
 
 
