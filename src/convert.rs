@@ -203,7 +203,9 @@ fn decode_owned_item(
     let SilpBody::Code(parse) = &mut silp.body else {
         return Ok(());
     };
-    let span = checked_tree(silp.payload, silp.line.start, parse)?.span.clone();
+    let span = checked_tree(silp.payload, silp.line.start, parse)?
+        .span
+        .clone();
     // Always there once checked.
     if let Some(tree) = parse.payload.take() {
         let ir = from_code::decode_consuming(*tree);
