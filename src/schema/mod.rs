@@ -212,84 +212,77 @@ fn validate_in_parts(
     has_duplicate_keys: bool,
     items_at_once: usize,
 ) -> Vec<Violation> {
-    // Sought once the document is known to break the schema: most do not.
-    let find_long_arrays = || -> Vec<(usize, &JsonNode)> {
-        (0..schema.itemwise_arrays().len())
-            .filter_map(|index| {
-                let array = document.get(schema.itemwise_arrays()[index])?;
-                (array.as_array()?.len() > items_at_once).then_some((index, array))
-            })
-            .collect()
-    };
-    let is_among = |long_arrays: &[(usize, &JsonNode)], member: &JsonMember| {
-        long_arrays
-            .iter()
-            .any(|(_, array)| std::ptr::eq(*array, &member.value))
-    };
-    let mut found = if !has_duplicate_keys {
-        let Some(validator) = schema.validator() else {
-            return Vec::new();
-        };
-        if validator.is_valid(document) {
-            return Vec::new();
-        }
-        let long_arrays = find_long_arrays();
-        if long_arrays.is_empty() {
-            violations(
-                schema,
-                &Place::root(document),
-                validator.iter_errors(document),
-            )
-        } else {
-            let rest = document.hollowed(|member| is_among(&long_arrays, member));
-            let mut found = violations(schema, &Place::root(&rest), validator.iter_errors(&rest));
-            for &(index, array) in &long_arrays {
-                let Some(validator) = schema.item_validator(index) else {
-                    continue;
-                };
-                for (item, node) in array.as_array().unwrap_or_default().iter().enumerate() {
-                    if !validator.is_valid(node) {
-                        let place = Place::item(schema, index, item, node);
-                        found.extend(violations(schema, &place, validator.iter_errors(node)));
-                    }
-                }
-            }
-            found
-        }
+    // Most documents are valid: learn that before seeking long arrays, where it
+    // costs no copy to `serde_json` values.
+    if !has_duplicate_keys && schema.validator().is_some_and(|v| v.is_valid(document)) {
+        return Vec::new();
+    }
+    let long_arrays: Vec<(usize, &JsonNode)> = (0..schema.itemwise_arrays().len())
+        .filter_map(|index| {
+            let array = document.get(schema.itemwise_arrays()[index])?;
+            (array.as_array()?.len() > items_at_once).then_some((index, array))
+        })
+        .collect();
+    let root = || Place::root(document);
+    let mut found = if long_arrays.is_empty() {
+        node_violations(schema, None, document, has_duplicate_keys, root)
     } else {
-        let Some(validator) = schema.serde_validator() else {
-            return Vec::new();
+        let is_long = |member: &JsonMember| {
+            long_arrays
+                .iter()
+                .any(|(_, array)| std::ptr::eq(*array, &member.value))
         };
-        let long_arrays = find_long_arrays();
-        let rest = match long_arrays.is_empty() {
-            true => document.to_serde(),
-            false => document
-                .hollowed(|member| is_among(&long_arrays, member))
-                .to_serde(),
-        };
-        let mut found = match validator.is_valid(&rest) {
-            true => Vec::new(),
-            false => violations(schema, &Place::root(document), validator.iter_errors(&rest)),
-        };
-        for &(index, array) in &long_arrays {
-            let Some(validator) = schema.serde_item_validator(index) else {
-                continue;
-            };
-            for (item, node) in array.as_array().unwrap_or_default().iter().enumerate() {
-                let value = node.to_serde();
-                if !validator.is_valid(&value) {
-                    let place = Place::item(schema, index, item, node);
-                    found.extend(violations(schema, &place, validator.iter_errors(&value)));
-                }
-            }
-        }
-        found
+        let rest = document.hollowed(is_long);
+        node_violations(schema, None, &rest, has_duplicate_keys, root)
     };
-    // Each part's violations are in order already: a stable sort of the runs joins
-    // them as one validation orders them.
+    for &(index, array) in &long_arrays {
+        for (item, node) in array.as_array().unwrap_or_default().iter().enumerate() {
+            let place = || Place::item(schema, index, item, node);
+            found.extend(node_violations(
+                schema,
+                Some(index),
+                node,
+                has_duplicate_keys,
+                place,
+            ));
+        }
+    }
     found.sort_by_key(|violation| (violation.span.start, violation.span.end));
     found.retain(|violation| !violation.is_reported_elsewhere());
     found
+}
+
+/// The violations of `node` against the whole schema (`items_of` `None`) or the
+/// items schema of [`PayloadSchema::itemwise_arrays`]'s array number `items_of`,
+/// placed by `place` (made only for a node that breaks the schema); validated as
+/// its `serde_json` copy when `as_serde` (a document with duplicate keys).
+fn node_violations<'p>(
+    schema: PayloadSchema,
+    items_of: Option<usize>,
+    node: &JsonNode,
+    as_serde: bool,
+    place: impl FnOnce() -> Place<'p>,
+) -> Vec<Violation> {
+    if as_serde {
+        let validator = match items_of {
+            None => schema.serde_validator(),
+            Some(index) => schema.serde_item_validator(index),
+        };
+        let value = node.to_serde();
+        match validator.filter(|validator| !validator.is_valid(&value)) {
+            Some(validator) => violations(schema, &place(), validator.iter_errors(&value)),
+            None => Vec::new(),
+        }
+    } else {
+        let validator = match items_of {
+            None => schema.validator(),
+            Some(index) => schema.item_validator(index),
+        };
+        match validator.filter(|validator| !validator.is_valid(node)) {
+            Some(validator) => violations(schema, &place(), validator.iter_errors(node)),
+            None => Vec::new(),
+        }
+    }
 }
 
 /// What a validator was given: the node its errors' instance paths start from, with
