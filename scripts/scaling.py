@@ -165,6 +165,7 @@ CASES = [
     ("IR: N entities lacking a field", entities_lacking_a_field, 25_000, "check"),
     ("IR: N alternatives lacking a field", alternatives_lacking_a_field, 32_900, "check"),
     ("code: one call of N repeated arguments", repeated_arguments, 156_250, "check"),
+    ("--fix: one call of N repeated arguments", repeated_arguments, 156_250, "fix"),
     ("Markdown: N fences", markdown_fences, 28_409, "check"),
     ("convert --to json: N keys", None, 5_000, "convert"),
     ("convert --to json: a file of N payloads", file_of_payloads, 8_930, "convert"),

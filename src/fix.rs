@@ -56,8 +56,9 @@ pub struct Fixed {
     /// file's fixes were applied).
     pub refused: Vec<String>,
     /// What a report of `text` lists ([`crate::lint::lint_text_diagnostics`]),
-    /// when the lint that found `text` needed no more fixes gave it: `check --fix`
-    /// reports it rather than linting the file again.
+    /// from the lint that found `text` needed no more fixes: `check --fix` reports
+    /// it rather than linting the file again. `None` for a file fixed in pieces
+    /// where a rule may report past its limit (see [`joined_report`]).
     pub report: Option<Vec<Diagnostic>>,
     /// The most diagnostics one rule reported in `text` ([`FixLint::most_reported`];
     /// for a text fixed in pieces, at most that), for joining the reports of pieces.
@@ -125,7 +126,7 @@ fn fix_in_pieces(
         .collect::<Option<_>>()?;
     // At most what one rule reported in the joined text.
     let most_reported = fixed.iter().map(|piece| piece.most_reported).sum();
-    let report = joined_report(&mut fixed, region.span.start, most_reported, lint);
+    let report = joined_report(&mut fixed, region.span.start, most_reported);
     let mut joined = String::with_capacity(fixed.iter().map(|piece| piece.text.len()).sum());
     joined.push_str(&text[..region.span.start]);
     let mut applied = 0;
@@ -149,31 +150,21 @@ fn fix_in_pieces(
 
 /// The report of the pieces `fixed` joined, the first starting at byte `start`:
 /// each piece's report, its places moved to where the piece lies, as a lint of the
-/// joined text would find them (its pieces are linted alone in the same way). A
-/// piece whose last lint gave none (it needed no fix) is linted for one. `None`
-/// when a rule might report past its limit in the joined text (`most_reported`,
-/// at most what one rule reported there), which would keep that rule's first
-/// reports in the whole file: `check --fix` lints it again.
+/// joined text would find them (its pieces are linted alone in the same way).
+/// `None` when a rule might report past its limit in the joined text
+/// (`most_reported`, at most what one rule reported there), which would keep that
+/// rule's first reports in the whole file: `check --fix` lints it again.
 fn joined_report(
     fixed: &mut [Fixed],
     start: usize,
     most_reported: usize,
-    lint: &(dyn Fn(&str, FixLintOptions) -> FixLint + Sync),
 ) -> Option<Vec<Diagnostic>> {
     if most_reported > MAX_PER_RULE {
         return None;
     }
     let reports: Vec<Vec<Diagnostic>> = fixed
-        .par_iter_mut()
-        .map(|piece| {
-            piece.report.take().or_else(|| {
-                let options = FixLintOptions {
-                    meanings: false,
-                    report: true,
-                };
-                lint(&piece.text, options).report
-            })
-        })
+        .iter_mut()
+        .map(|piece| piece.report.take())
         .collect::<Option<_>>()?;
     let mut joined = Vec::with_capacity(reports.iter().map(Vec::len).sum());
     let mut offset = start;
@@ -189,10 +180,9 @@ fn joined_report(
 }
 
 /// [`fix_text`] with the linting step given (what a test supplies): `lint(text,
-/// options)` returns the fixes of the diagnostics of a text of `kind`, and what
+/// options)` returns the fixes and the report of a text of `kind`, and what
 /// `options` asks for, as [`lint_text_for_fixes`] does. A lint that gives no
-/// meanings when asked leaves the engine to parse for them; one that gives no
-/// report, `check --fix` to lint the result again for its report.
+/// meanings when asked leaves the engine to parse for them.
 ///
 /// A round holds the text it started from, its fixes, and the meanings of the
 /// payloads of the text before and after them. The lint of a round's result
@@ -231,12 +221,12 @@ fn fix_rounds(
     // costs its lint about a sixth more, while parsing the text again for them,
     // should it need fixing, would cost about half a lint (one line of a million
     // calls: 0.5 s). A small file's first lint, most often of a file with nothing
-    // to fix, does not.
+    // to fix, does not. Its report is what `check --fix` lists for a file with
+    // nothing to fix, instead of linting it again.
     let first = lint(
         text,
         FixLintOptions {
             meanings: text.len() >= PIECE_BYTES,
-            report: false,
         },
     );
     // The current text's fixes: a round's result is linted to check it, and that
@@ -244,9 +234,9 @@ fn fix_rounds(
     let mut current_fixes = first.fixes;
     // The meanings of the current text's payloads, once known.
     let mut current_meanings: Option<Vec<PayloadMeaning>> = first.meanings;
-    // A report of the current text, once a lint gave one: each round's result is
-    // linted for one, since that lint is the last when nothing more is fixed.
-    let mut current_report: Option<Vec<Diagnostic>> = None;
+    // A report of the current text: each round's result is linted for one, since
+    // that lint is the last when nothing more is fixed.
+    let mut current_report = first.report;
     // The most diagnostics one rule reported in the current text.
     let mut current_most_reported = first.most_reported;
     let mut applied = 0;
@@ -302,13 +292,7 @@ fn fix_rounds(
             if next == text {
                 break None;
             }
-            let mut linted = lint(
-                &next,
-                FixLintOptions {
-                    meanings: true,
-                    report: true,
-                },
-            );
+            let mut linted = lint(&next, FixLintOptions { meanings: true });
             let after = linted
                 .meanings
                 .take()
@@ -370,7 +354,7 @@ fn fix_rounds(
         applied,
         by_rule,
         refused: refused.iter().map(Refusal::to_string).collect(),
-        report: current_report,
+        report: Some(current_report),
         most_reported: current_most_reported,
     }))
 }

@@ -18,7 +18,7 @@ use crate::syntax::document::{
 use crate::syntax::json::{is_verbatim, JsonNode, JsonValue};
 use crate::syntax::lines::{terminator_len, Line};
 use crate::syntax::region::{regions, Region, PIECE_BYTES};
-use crate::syntax::suppression::{may_hold_suppression, Suppression};
+use crate::syntax::suppression::Suppression;
 use crate::syntax::{Document, SyntaxError};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -37,7 +37,7 @@ pub struct FileLint {
     /// engine's lint of a round's result: see [`lint_text_for_fixes`]).
     pub meanings: Option<Vec<PayloadMeaning>>,
     /// In the fix engine's lint, the fix of each diagnostic with one, in position
-    /// order (the diagnostics themselves are not kept).
+    /// order, past each rule's limit too (where the diagnostics are not kept).
     pub fixes: Vec<PendingFix>,
 }
 
@@ -109,35 +109,33 @@ pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
 /// What the fix engine's lint of a text finds.
 #[derive(Debug)]
 pub struct FixLint {
-    /// The fixes of the diagnostics with one, in position order.
+    /// The fixes of the diagnostics with one, in position order, past each rule's
+    /// limit too.
     pub fixes: Vec<PendingFix>,
     /// What each payload of the text means ([`crate::meaning::payload_meanings`]),
     /// when asked for.
     pub meanings: Option<Vec<PayloadMeaning>>,
-    /// The diagnostics [`lint_text_diagnostics`] finds, when asked for.
-    pub report: Option<Vec<Diagnostic>>,
-    /// The most diagnostics one rule reported ([`FileLint::most_reported`]), asked
-    /// for or not.
+    /// The diagnostics [`lint_text_diagnostics`] finds.
+    pub report: Vec<Diagnostic>,
+    /// The most diagnostics one rule reported ([`FileLint::most_reported`]).
     pub most_reported: usize,
 }
 
-/// What the fix engine asks of a lint besides the fixes.
+/// What the fix engine asks of a lint besides its fixes and report.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FixLintOptions {
     /// What each payload means.
     pub meanings: bool,
-    /// The diagnostics a report of the text lists.
-    pub report: bool,
 }
 
 /// The fixes of the diagnostics of one file's text, past the per-rule limit of a
-/// report too (the fix engine needs every fix of a file), found as [`lint_text`]
-/// finds them: a line-oriented file a line at a time. Asked for `meanings`, also
-/// what each payload means, found on the parse the rules see: the engine checks a
-/// round's result with them, so the result is not parsed again for its meanings
-/// before the next round lints it. Asked for a `report`, also the diagnostics
-/// [`lint_text_diagnostics`] finds: once a round's result needs no more fixes,
-/// `check --fix` reports them without linting the file again.
+/// report too (the fix engine needs every fix of a file), and the diagnostics
+/// [`lint_text_diagnostics`] finds, found as [`lint_text`] finds them: a
+/// line-oriented file a line at a time. Asked for `meanings`, also what each
+/// payload means, found on the parse the rules see: the engine checks a round's
+/// result with them, so the result is not parsed again for its meanings before
+/// the next round lints it. Once a text needs no more fixes, `check --fix`
+/// reports its diagnostics without linting the file again.
 pub fn lint_text_for_fixes(
     text: &str,
     kind: FileKind,
@@ -145,27 +143,22 @@ pub fn lint_text_for_fixes(
     options: FixLintOptions,
 ) -> FixLint {
     let rules = RuleTable::enabled(settings);
-    let ctx = if options.report {
-        Context::with_fixes(text, settings)
-    } else {
-        Context::for_fixes(text, settings)
-    };
     let gather = if options.meanings {
         Gather::Meanings
     } else {
         Gather::Diagnostics
     };
-    let linted = walk_text(text, kind, ctx, &rules, gather);
-    debug_assert!(options.report || linted.diagnostics.is_empty());
-    // A report's lint never sees a finding past its rule's limit, so a suppression
-    // only such a finding uses looks unused to it (SL801); the fix engine needs
-    // every finding, which uses it. So a capped walk of a text that may hold a
-    // suppression (its marker, or an escape that may spell one) gives no report.
-    let report = options.report && !(linted.capped() && may_hold_suppression(text));
+    let linted = walk_text(
+        text,
+        kind,
+        Context::with_fixes(text, settings),
+        &rules,
+        gather,
+    );
     FixLint {
         fixes: linted.fixes,
         meanings: linted.meanings,
-        report: report.then_some(linted.diagnostics),
+        report: linted.diagnostics,
         most_reported: linted.most_reported,
     }
 }
@@ -1031,10 +1024,7 @@ mod tests {
         let settings = Settings::default();
         let text = format!("{}Start(y)\n", "Start(y); cancel(é); ".repeat(60_000));
         assert!(text.len() >= crate::memory::LARGE_BUFFER_BYTES);
-        let options = FixLintOptions {
-            meanings: true,
-            report: true,
-        };
+        let options = FixLintOptions { meanings: true };
         let linted = lint_text_for_fixes(&text, FileKind::Silp, &settings, options);
         let fixed: Vec<usize> = (linted.fixes.iter())
             .filter(|fix| fix.rule.code == "SL104")
@@ -1045,7 +1035,7 @@ mod tests {
         let meanings = linted.meanings.unwrap();
         assert!(meanings[0].meaning.is_some());
         assert_eq!(meanings, payload_meanings(&text, FileKind::Silp));
-        let report = linted.report.unwrap();
+        let report = linted.report;
         // The code rules' findings (SL104) and the IR rules' (SL405) both.
         let codes: std::collections::BTreeSet<&str> = report.iter().map(|d| d.code()).collect();
         assert_eq!(codes, ["SL104", "SL405"].into());
@@ -1064,18 +1054,16 @@ mod tests {
             > ```slip\n> SLIP v1 a b Reqest\n> ```\n\n- item\n\n  ```silp-json\n  # a comment\n  {\"intent\":\"!cancel\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n  ```\n\n\
             ```silp-json\n{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n```\n\n```silp\n\u{200b}start(a)\n";
         let rules = RuleTable::enabled(&settings);
-        // A report's walk gathers `req_id`s; the fix engine's, meanings, with or
-        // without a report.
-        for mode in 0..3 {
-            let context = || match mode {
-                0 => Context::new(page, &settings),
-                1 => Context::for_fixes(page, &settings),
-                _ => Context::with_fixes(page, &settings),
+        // A report's walk gathers `req_id`s; the fix engine's, meanings.
+        for fix_engine in [false, true] {
+            let context = || match fix_engine {
+                false => Context::new(page, &settings),
+                true => Context::with_fixes(page, &settings),
             };
-            let gather = if mode == 0 {
-                Gather::ReqIds
-            } else {
+            let gather = if fix_engine {
                 Gather::Meanings
+            } else {
+                Gather::ReqIds
             };
             let shown = |lint: FileLint| {
                 format!(
@@ -1089,8 +1077,8 @@ mod tests {
                 whole.meanings = Some(document_meanings(&document));
             }
             let blocks = walk_blocks(page, FileKind::Markdown, context(), &rules, gather);
-            assert!(whole.diagnostics.len() > 4 || mode > 0, "{}", shown(whole));
-            assert!(!whole.fixes.is_empty() || mode == 0, "{}", shown(whole));
+            assert!(whole.diagnostics.len() > 4, "{}", shown(whole));
+            assert!(!whole.fixes.is_empty() || !fix_engine, "{}", shown(whole));
             assert_eq!(shown(blocks), shown(whole));
         }
     }
@@ -1115,14 +1103,11 @@ mod tests {
         ] {
             let text = format!("{start}{}", unit.repeat(repeats));
             let rules = RuleTable::enabled(&settings);
-            // A report's walk gathers `req_id`s; the fix engine's, meanings, with
-            // or without a report.
-            for (limited, fixes_only) in [(true, false), (false, true), (false, false)] {
+            // A report's walk gathers `req_id`s; the fix engine's, meanings.
+            for limited in [true, false] {
                 let walk = |piece_bytes| {
                     let (ctx, gather) = if limited {
                         (Context::new(&text, &settings), Gather::ReqIds)
-                    } else if fixes_only {
-                        (Context::for_fixes(&text, &settings), Gather::Meanings)
                     } else {
                         (Context::with_fixes(&text, &settings), Gather::Meanings)
                     };
@@ -1153,56 +1138,58 @@ mod tests {
                     );
                 }
             }
-            // The fix engine's walk with a report lists what a report's walk
-            // lists, and collects every fix its walk without one collects.
+            // The fix engine's walk lists what a report's walk lists, and
+            // collects the fix of every finding, past the limit too.
             let walk = |ctx, piece_bytes| {
                 walk_lines(&text, kind, ctx, &rules, Gather::Meanings, piece_bytes)
             };
             let report = walk(Context::new(&text, &settings), usize::MAX);
-            let fixes = walk(Context::for_fixes(&text, &settings), usize::MAX);
             for piece_bytes in [37, usize::MAX] {
                 let both = walk(Context::with_fixes(&text, &settings), piece_bytes);
                 let diagnostics = |lint: &FileLint| format!("{:?}", lint.diagnostics);
                 assert_eq!(diagnostics(&both), diagnostics(&report), "{kind:?}");
                 assert_eq!(both.capped(), report.capped(), "{kind:?}");
-                assert_eq!(both.fixes, fixes.fixes, "{kind:?}");
+                let fixable: usize = (report.diagnostics.iter())
+                    .filter(|d| d.fix.is_some())
+                    .count();
+                if report.capped() {
+                    let sl104 = text.matches("Cancel").count();
+                    assert_eq!(both.fixes.len(), sl104, "{kind:?}");
+                } else {
+                    assert_eq!(both.fixes.len(), fixable, "{kind:?}");
+                }
             }
         }
     }
 
-    /// Past a rule's limit, a report's lint does not see a finding a suppression
-    /// covers, and calls the suppression unused (SL801); the fix engine's lint
-    /// sees it. So a lint asked for a report gives none when it was capped and the
-    /// text may hold a suppression, and otherwise gives the report's diagnostics.
+    /// A suppression used only by a finding past its rule's limit is used: a
+    /// report does not call it unused (SL801, whose fix would delete it), and
+    /// the fix engine's lint gives the same report and leaves its finding unfixed.
     #[test]
-    fn a_capped_lint_of_a_text_with_suppressions_gives_no_report() {
+    fn a_suppression_used_past_the_limit_is_used() {
         let settings = Settings::default();
         let many = "Cancel(x)\n".repeat(crate::rules::MAX_PER_RULE);
-        let both = FixLintOptions {
-            meanings: false,
-            report: true,
-        };
-        let suppressed = format!("{many}# silp-lint: ignore[SL104]\nCancel(y)\n");
-        let report = lint_text_diagnostics(&suppressed, FileKind::Silp, &settings);
-        assert!(report.iter().any(|d| d.code() == "SL801"));
-        let linted = lint_text_for_fixes(&suppressed, FileKind::Silp, &settings, both);
-        assert!(linted.report.is_none());
-        assert_eq!(linted.fixes.len(), crate::rules::MAX_PER_RULE);
-        let unsuppressed = format!("{many}Cancel(y)\n");
-        let report = lint_text_diagnostics(&unsuppressed, FileKind::Silp, &settings);
-        let linted = lint_text_for_fixes(&unsuppressed, FileKind::Silp, &settings, both);
-        assert_eq!(
-            format!("{:?}", linted.report),
-            format!("{:?}", Some(report))
-        );
-        assert_eq!(linted.fixes.len(), crate::rules::MAX_PER_RULE + 1);
+        let options = FixLintOptions { meanings: false };
+        // What follows the rule's first 10,000 findings, and how many fixes past
+        // them the fix engine collects (a suppressed finding gets none).
+        for (tail, fixed_past_limit) in [
+            ("# silp-lint: ignore[SL104]\nCancel(y)\n", 0),
+            ("Cancel(y) # silp-lint: ignore[SL104]\nCancel(z)\n", 1),
+            ("Cancel(y)\n", 1),
+        ] {
+            let text = format!("{many}{tail}");
+            let report = lint_text_diagnostics(&text, FileKind::Silp, &settings);
+            assert!(report.iter().all(|d| d.code() != "SL801"), "{tail}");
+            let linted = lint_text_for_fixes(&text, FileKind::Silp, &settings, options);
+            assert_eq!(format!("{:?}", linted.report), format!("{report:?}"));
+            let fixes = crate::rules::MAX_PER_RULE + fixed_past_limit;
+            assert_eq!(linted.fixes.len(), fixes, "{tail}");
+        }
     }
 
     /// The fix engine's lint finds, in every fixture, exactly the diagnostics with a
-    /// fix that a report lists; the others it drops only once their suppressions
-    /// are marked used, so no used suppression looks unused to SL801 (whose fix
-    /// would delete it). Asked for the payloads' meanings, it gives those the
-    /// meaning check would parse the text for.
+    /// fix that a report lists, and the report itself. Asked for the payloads'
+    /// meanings, it gives those the meaning check would parse the text for.
     #[test]
     fn the_fix_engine_lints_the_fixes_a_report_lists() {
         let settings = Settings::default();
@@ -1219,31 +1206,24 @@ mod tests {
                     diagnostics.into_iter().filter_map(PendingFix::of).collect()
                 };
                 let reported = with_fix(lint_text(&text, kind, &settings).diagnostics);
-                let lint = |meanings, report| {
-                    let options = FixLintOptions { meanings, report };
+                let lint = |meanings| {
+                    let options = FixLintOptions { meanings };
                     lint_text_for_fixes(&text, kind, &settings, options)
                 };
-                let for_fixes = lint(false, false);
-                assert!(for_fixes.meanings.is_none(), "{path:?}");
-                assert!(for_fixes.report.is_none(), "{path:?}");
-                assert_eq!(for_fixes.fixes, reported, "{path:?}");
-                // Asked for meanings, it finds the same fixes and the meanings a
-                // parse of its own finds.
-                let with_meanings = lint(true, false);
+                // It gives the fixes and exactly what a report lists.
+                let report = format!("{:?}", lint_text_diagnostics(&text, kind, &settings));
+                let plain = lint(false);
+                assert!(plain.meanings.is_none(), "{path:?}");
+                assert_eq!(format!("{:?}", plain.report), report, "{path:?}");
+                assert_eq!(plain.fixes, reported, "{path:?}");
+                // Asked for meanings, it finds the same and the meanings a parse of
+                // its own finds.
+                let with_meanings = lint(true);
                 let meanings = payload_meanings(&text, kind);
                 assert!(!meanings.is_empty(), "{path:?}");
-                assert_eq!(with_meanings.meanings.as_ref(), Some(&meanings), "{path:?}");
+                assert_eq!(with_meanings.meanings, Some(meanings), "{path:?}");
+                assert_eq!(format!("{:?}", with_meanings.report), report, "{path:?}");
                 assert_eq!(with_meanings.fixes, reported, "{path:?}");
-                // Asked for a report too, it gives what a report lists, exactly.
-                let with_report = lint(true, true);
-                let report = lint_text_diagnostics(&text, kind, &settings);
-                assert_eq!(
-                    format!("{:?}", with_report.report),
-                    format!("{:?}", Some(report)),
-                    "{path:?}"
-                );
-                assert_eq!(with_report.meanings, Some(meanings), "{path:?}");
-                assert_eq!(with_report.fixes, reported, "{path:?}");
                 files += 1;
                 fixes += reported.len();
             }

@@ -18,14 +18,18 @@ use silp_lint::source::FileKind;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// The fix engine's lint for a stand-in `lint` giving fixes alone: asked for
-/// meanings or a report, it gives none, and the engine parses for them itself.
+/// The fix engine's lint for a stand-in `lint`: its diagnostics are the report,
+/// their fixes the fixes; asked for meanings, it gives none, and the engine
+/// parses for them itself.
 fn given(lint: &impl Fn(&str) -> Vec<Diagnostic>) -> impl Fn(&str, FixLintOptions) -> FixLint + '_ {
-    move |text, _| FixLint {
-        fixes: lint(text).into_iter().filter_map(PendingFix::of).collect(),
-        meanings: None,
-        report: None,
-        most_reported: 0,
+    move |text, _| {
+        let report = lint(text);
+        FixLint {
+            fixes: report.iter().filter_map(PendingFix::copied_from).collect(),
+            meanings: None,
+            report,
+            most_reported: 0,
+        }
     }
 }
 
@@ -612,6 +616,60 @@ fn fix_reports_what_a_check_of_the_written_files_reports() {
         for code in ["SL101", "SL303", "SL405"] {
             assert!(report.contains(code), "{format}: {code} in {report}");
         }
+    }
+}
+
+/// A library with nothing to fix is reported by `check --fix` as `check` reports
+/// it (each file from the fix engine's lint, not linted twice), and every file
+/// stays as it was: a suppression used only by a finding past its rule's limit
+/// (the 10,001st SL405 of the file) is used, not deleted as unused.
+#[test]
+fn fix_of_a_library_with_nothing_to_fix_reports_as_check_and_writes_nothing() {
+    let files = [
+        (
+            "limit.silp",
+            format!(
+                "{}book(a,b) # silp-lint: ignore[SL405]\n",
+                "book(a,b)\n".repeat(10_000)
+            ),
+        ),
+        (
+            "a.silp.jsonl",
+            "{\"intent\":\"!CANCEL\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\r\n".to_string(),
+        ),
+        (
+            "b.silp.jsonl",
+            "\u{feff}{\"intent\":\"!START\",\"meta\":{\"req_id\":\"a1b2c3d4\"}}\n".to_string(),
+        ),
+        ("notes.md", "# Plan\n\n```silp\nfoo(y)\n```\n".to_string()),
+        ("clean.silp", "begin(x)\n".to_string()),
+    ];
+    for format in ["concise", "json"] {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in &files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let fixed = silp_lint(
+            dir.path(),
+            &["check", "--fix", "--output-format", format, "."],
+        );
+        assert!(
+            stderr(&fixed).starts_with("Fixed 0 diagnostics in 0 files."),
+            "{}",
+            stderr(&fixed)
+        );
+        for (name, text) in &files {
+            let now = std::fs::read_to_string(dir.path().join(name)).unwrap();
+            assert_eq!(&now, text, "{name}");
+        }
+        let checked = silp_lint(dir.path(), &["check", "--output-format", format, "."]);
+        assert_eq!(stdout(&fixed), stdout(&checked), "{format}");
+        assert_eq!(fixed.status.code(), checked.status.code(), "{format}");
+        let report = stdout(&checked);
+        for code in ["SL101", "SL303", "SL405"] {
+            assert!(report.contains(code), "{format}: {code} in {report}");
+        }
+        assert!(!report.contains("SL801"), "{format}: {report}");
     }
 }
 

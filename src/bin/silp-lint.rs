@@ -267,6 +267,7 @@ fn check(args: CheckArgs) -> ExitCode {
         let mut fixed = driver::fix_paths(&paths, &options, args.unsafe_fixes);
         fixed_reports = fixed.take_reports();
         let count = fixed.applied();
+        let written = fixed.files.iter().filter(|file| file.written).count();
         let by_rule: Vec<String> = fixed
             .by_rule()
             .iter()
@@ -275,8 +276,8 @@ fn check(args: CheckArgs) -> ExitCode {
         fixed_line = Some(format!(
             "Fixed {count} diagnostic{} in {} file{}{}.",
             if count == 1 { "" } else { "s" },
-            fixed.files.len(),
-            if fixed.files.len() == 1 { "" } else { "s" },
+            written,
+            if written == 1 { "" } else { "s" },
             if by_rule.is_empty() {
                 String::new()
             } else {

@@ -61,7 +61,7 @@ use crate::syntax::document::Carrier;
 use crate::syntax::json::JsonNode;
 use crate::syntax::ping::Probe;
 use crate::syntax::slip::Message;
-use crate::syntax::suppression::Suppression;
+use crate::syntax::suppression::{may_hold_suppression, Suppression};
 use crate::syntax::SyntaxError;
 use std::collections::{HashMap, HashSet};
 
@@ -285,11 +285,8 @@ pub struct Context<'a> {
     settings: &'a Settings,
     diagnostics: Vec<Diagnostic>,
     /// How many diagnostics each rule reported, by rule id, and the first span of
-    /// those past `per_rule`, which are counted, not kept.
+    /// those past [`MAX_PER_RULE`], which are counted, not kept.
     reported: Vec<(u32, Option<Span>)>,
-    /// The most diagnostics of one rule kept ([`MAX_PER_RULE`], or no limit for
-    /// the fix engine, which needs every fix).
-    per_rule: usize,
     /// For text whose diagnostics all end up on one span (a JSON string written
     /// with escapes): the messages reported so far, so a repeat is not kept.
     distinct: Option<HashSet<(&'static str, String)>>,
@@ -303,14 +300,16 @@ pub struct Context<'a> {
     /// In a [`Context::piece`]: for each diagnostic, whether it counts towards its
     /// rule's limit (reported here, not pushed), for [`Context::absorb`].
     counted: Option<Vec<bool>>,
-    /// In a context for the fix engine ([`Context::for_fixes`]): the rule and start
-    /// of each diagnostic reported without a fix. Only that is kept of it, for the
-    /// suppression it may use: a line of a million calls reports a million of
-    /// those beside its million fixes.
-    fixless: Option<Vec<(&'static RuleMeta, usize)>>,
-    /// In a context that collects fixes ([`Context::for_fixes`],
-    /// [`Context::with_fixes`]): the fix of each diagnostic reported with one,
-    /// without its messages (a million of them at once for that line).
+    /// The rule and start of each diagnostic past its rule's limit, which is not
+    /// kept: only for the suppression it may use, so that a suppression used by
+    /// such a finding alone is not called unused (SL801, whose fix would delete
+    /// it). `None` until the first such diagnostic, then whether the text may
+    /// hold a suppression at all: a line of a million calls past the limit of
+    /// SL405 keeps none of their places in a text without one.
+    past_limit: Option<Option<Vec<(&'static RuleMeta, usize)>>>,
+    /// In a context that collects fixes ([`Context::with_fixes`]): the fix of each
+    /// diagnostic reported with one, past its rule's limit too, without its
+    /// messages (a million of them at once for that line).
     fixes: Vec<PendingFix>,
     collects_fixes: bool,
     /// Whether the last diagnostic is yet to be settled ([`Context::settle_last`]).
@@ -327,13 +326,12 @@ impl<'a> Context<'a> {
             settings,
             diagnostics: Vec::new(),
             reported: Vec::new(),
-            per_rule: MAX_PER_RULE,
             distinct: None,
             region_lines: Vec::new(),
             carried: false,
             a2a: false,
             counted: None,
-            fixless: None,
+            past_limit: None,
             fixes: Vec::new(),
             collects_fixes: false,
             unsettled: false,
@@ -341,22 +339,10 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The context the fix engine lints with: it keeps the fix of every diagnostic
-    /// with one ([`Context::take_fixes`]), past [`MAX_PER_RULE`] too, so one run
-    /// fixes a file however many fixes it needs, and of the others only what
-    /// suppressions are matched by.
-    pub fn for_fixes(text: &'a str, settings: &'a Settings) -> Context<'a> {
-        Context {
-            per_rule: usize::MAX,
-            fixless: Some(Vec::new()),
-            collects_fixes: true,
-            ..Context::new(text, settings)
-        }
-    }
-
     /// A context that keeps what [`Context::new`] keeps, for a report, and also
-    /// collects the fix of every diagnostic with one, past [`MAX_PER_RULE`] too:
-    /// the fix engine's lint of a round's result, which gives the next round its
+    /// collects the fix of every diagnostic with one ([`Context::take_fixes`]),
+    /// past [`MAX_PER_RULE`] too, so one run fixes a file however many fixes it
+    /// needs: the fix engine's lint of a text, which gives the next round its
     /// fixes and, once nothing more is to be fixed, `check --fix` its report.
     pub fn with_fixes(text: &'a str, settings: &'a Settings) -> Context<'a> {
         Context {
@@ -367,15 +353,14 @@ impl<'a> Context<'a> {
 
     /// In a context that collects fixes, settles the last diagnostic once its own
     /// fix could no longer be attached (before another is recorded, and before the
-    /// diagnostics are taken or filtered): its fix is collected; for the fix
-    /// engine alone it is moved out, keeping of it only its fix, or when it has
-    /// none its rule and start; past its rule's limit it is dropped.
+    /// diagnostics are taken or filtered): its fix is collected; past its rule's
+    /// limit it is moved out, keeping of it only its fix, or when it has none its
+    /// place ([`Context::past_limit`]).
     fn settle_last(&mut self) {
         if !std::mem::take(&mut self.unsettled) || !self.collects_fixes {
             return;
         }
-        let past_limit = std::mem::take(&mut self.last_past_limit);
-        if self.fixless.is_none() && !past_limit {
+        if !std::mem::take(&mut self.last_past_limit) {
             if let Some(fix) = self.diagnostics.last().and_then(PendingFix::copied_from) {
                 self.fixes.push(fix);
             }
@@ -388,10 +373,21 @@ impl<'a> Context<'a> {
             counted.pop();
         }
         let (rule, start) = (diagnostic.rule, diagnostic.span.start);
-        match (PendingFix::of(diagnostic), &mut self.fixless) {
-            (Some(fix), _) => self.fixes.push(fix),
-            (None, Some(fixless)) => fixless.push((rule, start)),
-            (None, None) => {}
+        match PendingFix::of(diagnostic) {
+            Some(fix) => self.fixes.push(fix),
+            None => self.note_past_limit(rule, start),
+        }
+    }
+
+    /// Keeps the place of a diagnostic of `rule` at `start` past the rule's limit,
+    /// when the text may hold a suppression it uses ([`Context::past_limit`]).
+    fn note_past_limit(&mut self, rule: &'static RuleMeta, start: usize) {
+        let text = self.text;
+        let places = self
+            .past_limit
+            .get_or_insert_with(|| may_hold_suppression(text).then(Vec::new));
+        if let Some(places) = places {
+            places.push((rule, start));
         }
     }
 
@@ -526,9 +522,11 @@ impl<'a> Context<'a> {
         }
         let (count, first_omitted) = &mut self.reported[index];
         *count += 1;
-        if *count as usize > self.per_rule {
+        if *count as usize > MAX_PER_RULE {
             if !self.collects_fixes {
+                let start = span.start;
                 first_omitted.get_or_insert(span);
+                self.note_past_limit(rule, start);
                 return Reported(None);
             }
             first_omitted.get_or_insert_with(|| span.clone());
@@ -565,21 +563,22 @@ impl<'a> Context<'a> {
     fn below_limit(&self, rule: &RuleMeta) -> bool {
         self.reported
             .get(rule.id.index())
-            .is_none_or(|(count, _)| (*count as usize) < self.per_rule)
+            .is_none_or(|(count, _)| (*count as usize) < MAX_PER_RULE)
     }
 
     /// Whether a diagnostic of `rule` reported now would keep its message (and its
-    /// fix's title): [`Context::keeps`], and not in the fix engine's lint, which
-    /// keeps only its fix, or without one its rule and place. Rules whose findings
-    /// can number a million check it before building messages (a line of a
-    /// million calls: a million SL405 and SL104 messages per lint, each dropped).
+    /// fix's title): the rule is on and below its limit in this file; past it, the
+    /// fix engine's lint keeps only its fix. Rules whose findings can number a
+    /// million check it before building messages (a line of a million calls: a
+    /// million SL405 and SL104 messages per lint, each dropped).
     pub fn keeps_message(&self, rule: &RuleMeta) -> bool {
-        self.fixless.is_none() && self.settings.enabled(rule) && self.below_limit(rule)
+        self.settings.enabled(rule) && self.below_limit(rule)
     }
 
     /// The message and fix title `build` gives, when a diagnostic of `rule`
     /// reported now keeps them ([`Context::keeps_message`]); else two empty
-    /// strings, built for nothing: the fix engine's lint keeps the edit alone.
+    /// strings, built for nothing: past the limit the fix engine keeps the edit
+    /// alone.
     pub fn message_and_title(
         &self,
         rule: &RuleMeta,
@@ -603,14 +602,13 @@ impl<'a> Context<'a> {
     }
 
     /// Removes the diagnostics that `keep` rejects by their rule and start
-    /// (suppressed ones). In a context for the fix engine, `keep` is also asked
-    /// about each diagnostic moved out for having no fix, so the suppression it
-    /// matches counts as used.
+    /// (suppressed ones). `keep` is also asked about each diagnostic past its
+    /// rule's limit, so the suppression it matches counts as used.
     pub fn retain(&mut self, mut keep: impl FnMut(&'static RuleMeta, usize) -> bool) {
         self.settle_last();
         self.diagnostics.retain(|d| keep(d.rule, d.span.start));
-        if let Some(fixless) = &mut self.fixless {
-            fixless.retain(|&(rule, start)| keep(rule, start));
+        if let Some(Some(places)) = &mut self.past_limit {
+            places.retain(|&(rule, start)| keep(rule, start));
         }
         self.fixes.retain(|fix| keep(fix.rule, fix.span.start));
     }
@@ -624,12 +622,12 @@ impl<'a> Context<'a> {
                 continue;
             };
             let meta = rule.meta();
-            let omitted = *count as usize - self.per_rule;
+            let omitted = *count as usize - MAX_PER_RULE;
             self.diagnostics.push(left_out(
                 meta,
                 self.settings,
                 omitted,
-                self.per_rule,
+                MAX_PER_RULE,
                 span.clone(),
             ));
         }
@@ -646,13 +644,12 @@ impl<'a> Context<'a> {
             settings: self.settings,
             diagnostics: Vec::new(),
             reported: Vec::new(),
-            per_rule: self.per_rule,
             distinct: None,
             region_lines: self.region_lines.clone(),
             carried: self.carried,
             a2a: self.a2a,
             counted: Some(Vec::new()),
-            fixless: self.fixless.as_ref().map(|_| Vec::new()),
+            past_limit: None,
             fixes: Vec::new(),
             collects_fixes: self.collects_fixes,
             unsettled: false,
@@ -681,34 +678,32 @@ impl<'a> Context<'a> {
             self.reported.resize(piece.reported.len(), (0, None));
         }
         debug_assert!(piece.counted.is_some(), "absorbs only a Context::piece");
-        if let (Some(fixless), Some(more)) = (&mut self.fixless, piece.fixless) {
-            fixless.extend(more);
-            // The fix engine's lint moves every diagnostic out as it settles it
-            // (and keeps them all, past the limit too): only the piece's counts
-            // say how many each rule reported.
-            for ((count, _), (more, _)) in self.reported.iter_mut().zip(&piece.reported) {
-                *count += more;
-            }
-        }
         self.fixes.extend(piece.fixes);
         let counted = piece.counted.unwrap_or_default();
         for (i, diagnostic) in piece.diagnostics.into_iter().enumerate() {
             if counted.get(i).copied().unwrap_or(false) {
                 let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
                 *count += 1;
-                if *count as usize > self.per_rule {
+                if *count as usize > MAX_PER_RULE {
+                    let start = diagnostic.span.start;
                     first_omitted.get_or_insert(diagnostic.span);
+                    self.note_past_limit(diagnostic.rule, start);
                     continue;
                 }
             }
             self.diagnostics.push(diagnostic);
+        }
+        if let Some(Some(places)) = piece.past_limit {
+            for (rule, start) in places {
+                self.note_past_limit(rule, start);
+            }
         }
         // The reports the piece itself left out came after all it kept.
         for ((count, first_omitted), (kept_and_omitted, piece_first_omitted)) in
             self.reported.iter_mut().zip(piece.reported)
         {
             if let Some(span) = piece_first_omitted {
-                *count += kept_and_omitted - self.per_rule as u32;
+                *count += kept_and_omitted - MAX_PER_RULE as u32;
                 first_omitted.get_or_insert(span);
             }
         }

@@ -26,6 +26,8 @@ declare_rule! {
     /// ## Fix
     /// Removing the unused codes, or the whole comment when none is used (safe).
     /// Codes of rules that are turned off are not reported: they may be needed again.
+    /// A code is used by a finding past its rule's limit of 10,000 per file too,
+    /// though the report does not list that finding.
     /// In a comment with more than 16 unused codes, only the first one's diagnostic
     /// carries the fix (which removes them all).
     pub struct UnusedSuppression {
