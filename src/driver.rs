@@ -97,8 +97,8 @@ impl Input {
 /// configuration, and hands each file to `render` as soon as it is linted (on the
 /// worker threads) and what it returns to `emit`, in path order (on this thread).
 /// No paths and no standard input lints the current directory. A file in
-/// `fixed` (what `check --fix` wrote) whose text is still the one written is not
-/// linted again: the fix engine's last lint found its report.
+/// `fixed` (what `check --fix` linted) whose text is still the one the fix
+/// engine's last lint saw is not linted again: that lint found its report.
 ///
 /// The cross-file rule (SL303, duplicate `req_id`s) is settled first: a scan
 /// without parsing finds the values each file may write, and only files holding a
@@ -443,12 +443,12 @@ pub struct FixedFile {
 /// text back.
 #[derive(Debug)]
 pub struct FixedReport {
-    /// [`text_hash`] of the text written.
+    /// [`text_hash`] of the text linted (written, or left as it was).
     text_hash: u64,
     diagnostics: Vec<Diagnostic>,
 }
 
-/// The reports of the files `check --fix` wrote, by path.
+/// The reports the fix engine of `check --fix` gave, by path.
 pub type FixedReports = HashMap<String, FixedReport>;
 
 /// A hash of a file's text, to tell the text the fix engine linted from the text
@@ -556,10 +556,10 @@ fn rewrite_each<T: Send>(
 }
 
 /// How many diagnostics of the fix engine's reports `check --fix` holds for its
-/// report at most (a few MiB), or the first report it is given when that is
-/// larger alone (`check` would hold that file's report in any case): past them, a
-/// file is linted again for its report, so the run's memory does not grow with
-/// the library.
+/// report at most (about 14 MiB of the benchmark corpus's), or the first report
+/// it is given when that is larger alone (`check` would hold that file's report
+/// in any case): past them, a file is linted again for its report, so the run's
+/// memory does not grow with the library.
 const HELD_REPORT_DIAGNOSTICS: usize = 25_000;
 
 /// Applies the fixes of every file under `paths` in place. Only files that change

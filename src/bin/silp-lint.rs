@@ -364,7 +364,7 @@ impl Report {
 
     /// Runs `check`, writing each file's report to `out` as it comes; errors
     /// rendering a file join `errors`. A failed write stops the output, not the run.
-    /// `fixed` holds the reports of the files `--fix` wrote.
+    /// `fixed` holds the reports the fix engine of `--fix` gave.
     fn run(
         &self,
         paths: &[String],
