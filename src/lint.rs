@@ -1100,6 +1100,13 @@ mod tests {
                 FileKind::Silp,
                 2 * crate::rules::MAX_PER_RULE + 500,
             ),
+            // Past it, with every other finding suppressed.
+            (
+                "",
+                "Cancel(x)\n# silp-lint: ignore[SL104]\nCancel(y)\n",
+                FileKind::Silp,
+                crate::rules::MAX_PER_RULE * 7 / 10,
+            ),
         ] {
             let text = format!("{start}{}", unit.repeat(repeats));
             let rules = RuleTable::enabled(&settings);
@@ -1153,7 +1160,8 @@ mod tests {
                     .filter(|d| d.fix.is_some())
                     .count();
                 if report.capped() {
-                    let sl104 = text.matches("Cancel").count();
+                    // Every `Cancel(x)` is fixed; no suppressed `Cancel(y)` is.
+                    let sl104 = text.matches("Cancel(x)").count();
                     assert_eq!(both.fixes.len(), sl104, "{kind:?}");
                 } else {
                     assert_eq!(both.fixes.len(), fixable, "{kind:?}");
@@ -1163,26 +1171,43 @@ mod tests {
     }
 
     /// A suppression used only by a finding past its rule's limit is used: a
-    /// report does not call it unused (SL801, whose fix would delete it), and
-    /// the fix engine's lint gives the same report and leaves its finding unfixed.
+    /// report does not call it unused (SL801, whose fix would delete it), nor
+    /// counts that finding among those it leaves out; the fix engine's lint gives
+    /// the same report and leaves the finding unfixed.
     #[test]
     fn a_suppression_used_past_the_limit_is_used() {
         let settings = Settings::default();
         let many = "Cancel(x)\n".repeat(crate::rules::MAX_PER_RULE);
         let options = FixLintOptions { meanings: false };
-        // What follows the rule's first 10,000 findings, and how many fixes past
-        // them the fix engine collects (a suppressed finding gets none).
-        for (tail, fixed_past_limit) in [
-            ("# silp-lint: ignore[SL104]\nCancel(y)\n", 0),
-            ("Cancel(y) # silp-lint: ignore[SL104]\nCancel(z)\n", 1),
-            ("Cancel(y)\n", 1),
+        // What follows the rule's first 10,000 findings, and the one finding
+        // past them that is not suppressed, which gets a fix and is left out of
+        // the report.
+        for (tail, unsuppressed) in [
+            ("# silp-lint: ignore[SL104]\nCancel(y)\n", None),
+            (
+                "Cancel(y) # silp-lint: ignore[SL104]\nCancel(z)\n",
+                Some("Cancel(z)"),
+            ),
+            ("Cancel(y)\n", Some("Cancel(y)")),
         ] {
             let text = format!("{many}{tail}");
             let report = lint_text_diagnostics(&text, FileKind::Silp, &settings);
             assert!(report.iter().all(|d| d.code() != "SL801"), "{tail}");
+            let left_out: Vec<(&str, usize)> = (report.iter())
+                .filter(|d| d.message.contains("more SL104"))
+                .map(|d| (d.message.as_str(), d.span.start))
+                .collect();
+            let expected: Vec<(&str, usize)> = unsuppressed
+                .map(|call| {
+                    let message = "1 more SL104 diagnostics in this file are not shown";
+                    (message, text.rfind(call).unwrap())
+                })
+                .into_iter()
+                .collect();
+            assert_eq!(left_out, expected, "{tail}");
             let linted = lint_text_for_fixes(&text, FileKind::Silp, &settings, options);
             assert_eq!(format!("{:?}", linted.report), format!("{report:?}"));
-            let fixes = crate::rules::MAX_PER_RULE + fixed_past_limit;
+            let fixes = crate::rules::MAX_PER_RULE + usize::from(unsuppressed.is_some());
             assert_eq!(linted.fixes.len(), fixes, "{tail}");
         }
     }

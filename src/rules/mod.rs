@@ -300,13 +300,14 @@ pub struct Context<'a> {
     /// In a [`Context::piece`]: for each diagnostic, whether it counts towards its
     /// rule's limit (reported here, not pushed), for [`Context::absorb`].
     counted: Option<Vec<bool>>,
-    /// The rule and start of each diagnostic past its rule's limit, which is not
-    /// kept: only for the suppression it may use, so that a suppression used by
-    /// such a finding alone is not called unused (SL801, whose fix would delete
-    /// it). `None` until the first such diagnostic, then whether the text may
-    /// hold a suppression at all: a line of a million calls past the limit of
-    /// SL405 keeps none of their places in a text without one.
-    past_limit: Option<Option<Vec<(&'static RuleMeta, usize)>>>,
+    /// The rule and span of each diagnostic past its rule's limit, which is not
+    /// kept: for the suppression it may use, so that a suppression used by such a
+    /// finding alone is not called unused (SL801, whose fix would delete it), and
+    /// so that the findings left out are counted without the suppressed ones.
+    /// `None` until the first such diagnostic, then whether the text may hold a
+    /// suppression at all: a line of a million calls past the limit of SL405
+    /// keeps none of their places in a text without one.
+    past_limit: Option<Option<Vec<(&'static RuleMeta, Span)>>>,
     /// In a context that collects fixes ([`Context::with_fixes`]): the fix of each
     /// diagnostic reported with one, past its rule's limit too, without its
     /// messages (a million of them at once for that line).
@@ -354,8 +355,8 @@ impl<'a> Context<'a> {
     /// In a context that collects fixes, settles the last diagnostic once its own
     /// fix could no longer be attached (before another is recorded, and before the
     /// diagnostics are taken or filtered): its fix is collected; past its rule's
-    /// limit it is moved out, keeping of it only its fix, or when it has none its
-    /// place ([`Context::past_limit`]).
+    /// limit it is moved out, keeping of it only its fix and its place
+    /// ([`Context::past_limit`]).
     fn settle_last(&mut self) {
         if !std::mem::take(&mut self.unsettled) || !self.collects_fixes {
             return;
@@ -372,22 +373,21 @@ impl<'a> Context<'a> {
         if let Some(counted) = &mut self.counted {
             counted.pop();
         }
-        let (rule, start) = (diagnostic.rule, diagnostic.span.start);
-        match PendingFix::of(diagnostic) {
-            Some(fix) => self.fixes.push(fix),
-            None => self.note_past_limit(rule, start),
+        self.note_past_limit(diagnostic.rule, &diagnostic.span);
+        if let Some(fix) = PendingFix::of(diagnostic) {
+            self.fixes.push(fix);
         }
     }
 
-    /// Keeps the place of a diagnostic of `rule` at `start` past the rule's limit,
-    /// when the text may hold a suppression it uses ([`Context::past_limit`]).
-    fn note_past_limit(&mut self, rule: &'static RuleMeta, start: usize) {
+    /// Keeps the place of a diagnostic of `rule` at `span` past the rule's limit,
+    /// when the text may hold a suppression ([`Context::past_limit`]).
+    fn note_past_limit(&mut self, rule: &'static RuleMeta, span: &Span) {
         let text = self.text;
         let places = self
             .past_limit
             .get_or_insert_with(|| may_hold_suppression(text).then(Vec::new));
         if let Some(places) = places {
-            places.push((rule, start));
+            places.push((rule, span.clone()));
         }
     }
 
@@ -524,9 +524,8 @@ impl<'a> Context<'a> {
         *count += 1;
         if *count as usize > MAX_PER_RULE {
             if !self.collects_fixes {
-                let start = span.start;
-                first_omitted.get_or_insert(span);
-                self.note_past_limit(rule, start);
+                first_omitted.get_or_insert_with(|| span.clone());
+                self.note_past_limit(rule, &span);
                 return Reported(None);
             }
             first_omitted.get_or_insert_with(|| span.clone());
@@ -608,7 +607,7 @@ impl<'a> Context<'a> {
         self.settle_last();
         self.diagnostics.retain(|d| keep(d.rule, d.span.start));
         if let Some(Some(places)) = &mut self.past_limit {
-            places.retain(|&(rule, start)| keep(rule, start));
+            places.retain(|(rule, span)| keep(rule, span.start));
         }
         self.fixes.retain(|fix| keep(fix.rule, fix.span.start));
     }
@@ -617,18 +616,37 @@ impl<'a> Context<'a> {
     /// [`MAX_PER_RULE`], saying how many were left out.
     pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
         self.settle_last();
-        for (rule, (count, first_omitted)) in registry::RULES.iter().zip(&self.reported) {
+        // Where the places past the limit were kept (a text that may hold a
+        // suppression), the findings left out are those still there: a finding a
+        // suppression covers is not one that is not shown.
+        let unsuppressed = self.past_limit.take().flatten().map(|places| {
+            let mut by_rule: Vec<(usize, Option<Span>)> = vec![(0, None); self.reported.len()];
+            for (rule, span) in places {
+                let (count, first) = &mut by_rule[rule.id.index()];
+                *count += 1;
+                first.get_or_insert(span);
+            }
+            by_rule
+        });
+        for (index, (rule, (count, first_omitted))) in
+            registry::RULES.iter().zip(&self.reported).enumerate()
+        {
             let Some(span) = first_omitted else {
                 continue;
             };
-            let meta = rule.meta();
-            let omitted = *count as usize - MAX_PER_RULE;
+            let (omitted, span) = match &unsuppressed {
+                None => (*count as usize - MAX_PER_RULE, span.clone()),
+                Some(by_rule) => match &by_rule[index] {
+                    (count, Some(first)) => (*count, first.clone()),
+                    (_, None) => continue,
+                },
+            };
             self.diagnostics.push(left_out(
-                meta,
+                rule.meta(),
                 self.settings,
                 omitted,
                 MAX_PER_RULE,
-                span.clone(),
+                span,
             ));
         }
         self.diagnostics
@@ -685,17 +703,16 @@ impl<'a> Context<'a> {
                 let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
                 *count += 1;
                 if *count as usize > MAX_PER_RULE {
-                    let start = diagnostic.span.start;
-                    first_omitted.get_or_insert(diagnostic.span);
-                    self.note_past_limit(diagnostic.rule, start);
+                    first_omitted.get_or_insert_with(|| diagnostic.span.clone());
+                    self.note_past_limit(diagnostic.rule, &diagnostic.span);
                     continue;
                 }
             }
             self.diagnostics.push(diagnostic);
         }
         if let Some(Some(places)) = piece.past_limit {
-            for (rule, start) in places {
-                self.note_past_limit(rule, start);
+            for (rule, span) in places {
+                self.note_past_limit(rule, &span);
             }
         }
         // The reports the piece itself left out came after all it kept.
