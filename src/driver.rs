@@ -595,12 +595,18 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
                 text_hash: text_hash(&fixed.text),
                 diagnostics,
             });
+        // Fixes that left the text as it was (undone by later ones) fixed nothing.
+        let (applied, by_rule, refused) = if written {
+            (fixed.applied, fixed.by_rule, fixed.refused)
+        } else {
+            (0, BTreeMap::new(), Vec::new())
+        };
         Ok(Some(FixedFile {
             path: file.path.clone(),
             written,
-            applied: fixed.applied,
-            by_rule: fixed.by_rule,
-            refused: fixed.refused,
+            applied,
+            by_rule,
+            refused,
             report,
         }))
     });
