@@ -196,6 +196,7 @@ fn walk_lines<'a>(
         if pieces.len() == 1 {
             linter.lines(&region, region.lines(), text, &mut pending);
         } else {
+            linter.ctx.decide_past_limit();
             let linted = pieces
                 .par_iter()
                 .map(|piece| {

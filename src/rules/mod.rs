@@ -382,13 +382,19 @@ impl<'a> Context<'a> {
     /// Keeps the place of a diagnostic of `rule` at `span` past the rule's limit,
     /// when the text may hold a suppression ([`Context::past_limit`]).
     fn note_past_limit(&mut self, rule: &'static RuleMeta, span: &Span) {
-        let text = self.text;
-        let places = self
-            .past_limit
-            .get_or_insert_with(|| may_hold_suppression(text).then(Vec::new));
-        if let Some(places) = places {
+        if let Some(places) = self.decide_past_limit() {
             places.push((rule, span.clone()));
         }
+    }
+
+    /// Decides whether the places past the limit are kept (whether the text may
+    /// hold a suppression), once: before a text is linted in pieces, so that each
+    /// piece takes the decision rather than searching the whole text itself.
+    pub fn decide_past_limit(&mut self) -> Option<&mut Vec<(&'static RuleMeta, Span)>> {
+        let text = self.text;
+        self.past_limit
+            .get_or_insert_with(|| may_hold_suppression(text).then(Vec::new))
+            .as_mut()
     }
 
     /// In a context that collects fixes, room for `more` fixes before the next
@@ -667,7 +673,7 @@ impl<'a> Context<'a> {
             carried: self.carried,
             a2a: self.a2a,
             counted: Some(Vec::new()),
-            past_limit: None,
+            past_limit: (self.past_limit.as_ref()).map(|kept| kept.as_ref().map(|_| Vec::new())),
             fixes: Vec::new(),
             collects_fixes: self.collects_fixes,
             unsettled: false,
