@@ -576,14 +576,9 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
         let source = SourceFile::read(&file.path)?;
         let fixed = fix_text(&source.text, file.kind, &settings, unsafe_fixes)
             .map_err(|error| format!("{}: {error}; file left unchanged", file.path))?;
-        // A file with nothing to fix is reported from the fix engine's lint, as
-        // one it wrote is: on a library with nothing to fix, `check --fix` lints
-        // each file once, as `check` does, not twice.
         let written = fixed.text != source.text;
         if written {
             write_atomic(&file.path, &source, &fixed.text)?;
-        } else if fixed.report.is_none() {
-            return Ok(None);
         }
         let report = fixed
             .report
@@ -595,6 +590,13 @@ pub fn fix_paths(paths: &[String], options: &CheckOptions, unsafe_fixes: bool) -
                 text_hash: text_hash(&fixed.text),
                 diagnostics,
             });
+        // A file with nothing to fix is reported from the fix engine's lint, as
+        // one it wrote is: on a library with nothing to fix, `check --fix` lints
+        // each file once, as `check` does, not twice. Without a report held, it
+        // is linted again and there is nothing to say about it.
+        if !written && report.is_none() {
+            return Ok(None);
+        }
         // Fixes that left the text as it was (undone by later ones) fixed nothing.
         let (applied, by_rule, refused) = if written {
             (fixed.applied, fixed.by_rule, fixed.refused)
