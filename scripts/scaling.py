@@ -106,6 +106,19 @@ def escaped_zero_width(n):
     return "zw.silp.json", '{"intent":"!START","act":"' + "\\u200b" * n + '"}\n'
 
 
+def schema_violations(n):
+    # Two findings with long messages on every line (SL401, SL301): a file linted
+    # in pieces, whose reports past each rule's limit are counted, not held.
+    line = '{"action":"!START","entities":{"target":"x"},"meta":{"req_id":"r%07d"}}\n'
+    return "violations.silp.jsonl", "".join(line % i for i in range(n))
+
+
+def escaped_on_every_line(n):
+    # A finding in escaped text on every line (SL201), moved to cover its string:
+    # kept to the rule's limit like any other finding.
+    return "escaped.silp.jsonl", '{"intent":"!START","act":"x\\u200b"}\n' * n
+
+
 def one_diagnostic_per_line(n):
     return "diag.silp", "Cancel(x)\n" * n
 
@@ -156,7 +169,10 @@ CASES = [
     ("fmt: SLIP, N payload tokens on one line", slip_payload_tokens, 312_500, "fmt"),
     ("fetch( + N parentheses", parentheses, 40_000, "check"),
     ("N escaped zero-width spaces", escaped_zero_width, 40_000, "check"),
+    ("JSON: N lines with an escaped zero-width space", escaped_on_every_line, 17_000, "check"),
     ("one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "check"),
+    ("IR: N lines of schema violations", schema_violations, 8_500, "check"),
+    ("--fix: N lines of schema violations", schema_violations, 8_500, "fix"),
     ("human: one diagnostic per line, N lines", one_diagnostic_per_line, 40_000, "human"),
     ("human: reports on one line of N calls", reports_on_one_line, 10_000, "human"),
     ("Markdown: N quote levels of fences", markdown_nesting, 1_000, "check"),

@@ -177,6 +177,10 @@ fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>, gather: Gather) -> Fil
     walk(document, ctx, &rules, gather)
 }
 
+/// How many pieces of a file each thread lints in a wave ([`walk_lines`]): more
+/// than one, so a thread that finishes early finds another before the wave ends.
+const PIECES_PER_THREAD: usize = 2;
+
 /// Walks the lines of a line-oriented file through `rules` as [`walk`] walks its
 /// parsed document, each line's item dropped once linted. A file of several
 /// pieces of `piece_bytes` has them linted in parallel and their findings joined
@@ -197,17 +201,23 @@ fn walk_lines<'a>(
             linter.lines(&region, region.lines(), text, &mut pending);
         } else {
             linter.ctx.decide_past_limit();
-            let linted = pieces
-                .par_iter()
-                .map(|piece| {
-                    let mut part = Linter::new(rules, linter.ctx.piece(), gather);
-                    let mut pending = Vec::new();
-                    part.lines(&region, region.lines_of(piece.clone()), text, &mut pending);
-                    part.suppressions.append(&mut pending);
-                    part
-                })
-                .collect();
-            linter.absorb(linted);
+            // A wave of pieces is absorbed before the next starts, whose pieces then
+            // count a rule the file has reported to its limit without keeping its
+            // reports: a file with findings on every line holds a wave's reports, not
+            // every piece's (23 MB of schema violations held 148 MiB).
+            for wave in pieces.chunks(PIECES_PER_THREAD * rayon::current_num_threads()) {
+                let linted = wave
+                    .par_iter()
+                    .map(|piece| {
+                        let mut part = Linter::new(rules, linter.ctx.piece(), gather);
+                        let mut pending = Vec::new();
+                        part.lines(&region, region.lines_of(piece.clone()), text, &mut pending);
+                        part.suppressions.append(&mut pending);
+                        part
+                    })
+                    .collect();
+                linter.absorb(linted);
+            }
         }
         linter.suppressions.append(&mut pending);
     }
@@ -1171,6 +1181,45 @@ mod tests {
         }
     }
 
+    /// A piece made once a rule has reported to its limit in the text counts that
+    /// rule's findings without keeping them, and keeps the others': the later
+    /// pieces of a file with a finding on every line hold nothing of it.
+    #[test]
+    fn a_piece_made_past_a_rules_limit_counts_its_findings_without_keeping_them() {
+        use crate::rules::{registry, MAX_PER_RULE};
+        let sl104 = registry::find("SL104").expect("SL104").meta();
+        let sl101 = registry::find("SL101").expect("SL101").meta();
+        let settings = Settings::default();
+        let text = "Cancel(x)\n";
+        let mut file = Context::new(text, &settings);
+        for _ in 0..MAX_PER_RULE {
+            file.report(sl104, 0..6, "message");
+        }
+        let piece = || {
+            let mut piece = file.piece();
+            piece.report(sl104, 0..6, "message");
+            piece.report(sl104, 0..6, "message");
+            piece.report(sl101, 0..6, "message");
+            piece
+        };
+        let shown = |diagnostics: Vec<Diagnostic>| -> Vec<String> {
+            (diagnostics.iter())
+                .map(|d| format!("{} {}", d.code(), d.message))
+                .collect()
+        };
+        let left_out = "SL104 2 more SL104 diagnostics in this file are not shown";
+        assert_eq!(
+            shown(piece().into_diagnostics()),
+            ["SL101 message", left_out]
+        );
+        let piece = piece();
+        file.absorb(vec![piece]);
+        assert_eq!(file.most_reported(), MAX_PER_RULE + 2);
+        let diagnostics = shown(file.into_diagnostics());
+        assert_eq!(diagnostics.len(), MAX_PER_RULE + 2);
+        assert_eq!(diagnostics[MAX_PER_RULE..], ["SL101 message", left_out]);
+    }
+
     /// A suppression used only by a finding past its rule's limit is used: a
     /// report does not call it unused (SL801, whose fix would delete it), nor
     /// counts that finding among those it leaves out; the fix engine's lint gives
@@ -1310,6 +1359,44 @@ mod tests {
             10 * crate::rules::MAX_PER_RULE,
             "at the first left out"
         );
+    }
+
+    /// Findings in escaped text, moved to cover their strings, count towards
+    /// their rule's limit as any others do: a line with an escaped zero-width space
+    /// on every line of a file, linted whole or in pieces, and by the fix engine.
+    #[test]
+    fn findings_in_escaped_strings_keep_to_the_limit_of_their_rule() {
+        use crate::rules::MAX_PER_RULE;
+        let line = "{\"intent\":\"!START\",\"act\":\"x\\u200b\"}\n";
+        let text = line.repeat(MAX_PER_RULE + 30);
+        let settings = Settings::default();
+        let rules = RuleTable::enabled(&settings);
+        for (ctx, piece_bytes) in [
+            (Context::new(&text, &settings), usize::MAX),
+            (Context::new(&text, &settings), 1000),
+            (Context::with_fixes(&text, &settings), 1000),
+        ] {
+            let lint = walk_lines(
+                &text,
+                FileKind::SilpJsonl,
+                ctx,
+                &rules,
+                Gather::Diagnostics,
+                piece_bytes,
+            );
+            let sl201: Vec<&Diagnostic> = (lint.diagnostics.iter())
+                .filter(|d| d.code() == "SL201")
+                .collect();
+            assert_eq!(sl201.len(), MAX_PER_RULE + 1, "in pieces of {piece_bytes}");
+            let summary = sl201.last().unwrap();
+            assert_eq!(
+                summary.message,
+                "30 more SL201 diagnostics in this file are not shown"
+            );
+            let first_left_out = line.len() * MAX_PER_RULE + line.find("\"x").unwrap();
+            assert_eq!(summary.span.start, first_left_out);
+            assert_eq!(lint.most_reported, MAX_PER_RULE + 30);
+        }
     }
 
     /// SL405 builds no message for what it does not show: past the cap its

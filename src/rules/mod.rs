@@ -297,9 +297,8 @@ pub struct Context<'a> {
     carried: bool,
     /// Whether the region is an A2A message's SLIP text.
     a2a: bool,
-    /// In a [`Context::piece`]: for each diagnostic, whether it counts towards its
-    /// rule's limit (reported here, not pushed), for [`Context::absorb`].
-    counted: Option<Vec<bool>>,
+    /// Whether this is a [`Context::piece`], for [`Context::absorb`].
+    is_piece: bool,
     /// The rule and span of each diagnostic past its rule's limit, which is not
     /// kept: for the suppression it may use, so that a suppression used by such a
     /// finding alone is not called unused (SL801, whose fix would delete it), and
@@ -331,7 +330,7 @@ impl<'a> Context<'a> {
             region_lines: Vec::new(),
             carried: false,
             a2a: false,
-            counted: None,
+            is_piece: false,
             past_limit: None,
             fixes: Vec::new(),
             collects_fixes: false,
@@ -370,9 +369,6 @@ impl<'a> Context<'a> {
         let Some(diagnostic) = self.diagnostics.pop() else {
             return;
         };
-        if let Some(counted) = &mut self.counted {
-            counted.pop();
-        }
         self.note_past_limit(diagnostic.rule, &diagnostic.span);
         if let Some(fix) = PendingFix::of(diagnostic) {
             self.fixes.push(fix);
@@ -522,23 +518,8 @@ impl<'a> Context<'a> {
                 return Reported(None);
             }
         }
-        let index = rule.id.index();
-        if self.reported.len() <= index {
-            self.reported.resize(index + 1, (0, None));
-        }
-        let (count, first_omitted) = &mut self.reported[index];
-        *count += 1;
-        if *count as usize > MAX_PER_RULE {
-            if !self.collects_fixes {
-                first_omitted.get_or_insert_with(|| span.clone());
-                self.note_past_limit(rule, &span);
-                return Reported(None);
-            }
-            first_omitted.get_or_insert_with(|| span.clone());
-            self.last_past_limit = true;
-        }
-        if let Some(counted) = &mut self.counted {
-            counted.push(true);
+        if !self.count(rule, &span) {
+            return Reported(None);
         }
         self.diagnostics.push(Diagnostic {
             rule,
@@ -555,6 +536,29 @@ impl<'a> Context<'a> {
         });
         self.unsettled = true;
         Reported(self.diagnostics.last_mut())
+    }
+
+    /// Counts a diagnostic of `rule` at `span` towards the rule's limit in this
+    /// file; whether it is to be kept: below the limit, or past it in a context
+    /// that collects fixes, for its fix (settled by [`Context::settle_last`]).
+    /// Past the limit, only its place is kept ([`Context::past_limit`]).
+    fn count(&mut self, rule: &'static RuleMeta, span: &Span) -> bool {
+        let index = rule.id.index();
+        if self.reported.len() <= index {
+            self.reported.resize(index + 1, (0, None));
+        }
+        let (count, first_omitted) = &mut self.reported[index];
+        *count += 1;
+        if *count as usize <= MAX_PER_RULE {
+            return true;
+        }
+        first_omitted.get_or_insert_with(|| span.clone());
+        if self.collects_fixes {
+            self.last_past_limit = true;
+            return true;
+        }
+        self.note_past_limit(rule, span);
+        false
     }
 
     /// Whether a diagnostic of `rule` reported now would be kept (the rule is on,
@@ -596,11 +600,13 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped back).
+    /// Adds a diagnostic made elsewhere (a payload linted on its own and mapped
+    /// back), counted towards its rule's limit in this file as a report is: a
+    /// line of escaped text on every line of a file gave each line's finding.
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.settle_last();
-        if let Some(counted) = &mut self.counted {
-            counted.push(false);
+        if !self.count(diagnostic.rule, &diagnostic.span) {
+            return;
         }
         self.diagnostics.push(diagnostic);
         self.unsettled = true;
@@ -659,20 +665,26 @@ impl<'a> Context<'a> {
     }
 
     /// A context for a piece of the same text linted beside this one (on another
-    /// thread): the same file, settings, limit and region, nothing reported yet.
-    /// Not for a [`Context::distinct`] one, whose repeats span the pieces.
+    /// thread), after what this one holds: the same file, settings, limit and
+    /// region, nothing reported yet but the rules this one has reported to their
+    /// limit, which the piece counts without keeping (their reports would be left
+    /// out when absorbed). Not for a [`Context::distinct`] one, whose repeats span
+    /// the pieces.
     pub fn piece(&self) -> Context<'a> {
         debug_assert!(self.distinct.is_none());
+        let full = MAX_PER_RULE as u32;
         Context {
             text: self.text,
             settings: self.settings,
             diagnostics: Vec::new(),
-            reported: Vec::new(),
+            reported: (self.reported.iter())
+                .map(|&(count, _)| (if count >= full { full } else { 0 }, None))
+                .collect(),
             distinct: None,
             region_lines: self.region_lines.clone(),
             carried: self.carried,
             a2a: self.a2a,
-            counted: Some(Vec::new()),
+            is_piece: true,
             past_limit: (self.past_limit.as_ref()).map(|kept| kept.as_ref().map(|_| Vec::new())),
             fixes: Vec::new(),
             collects_fixes: self.collects_fixes,
@@ -701,18 +713,15 @@ impl<'a> Context<'a> {
         if self.reported.len() < piece.reported.len() {
             self.reported.resize(piece.reported.len(), (0, None));
         }
-        debug_assert!(piece.counted.is_some(), "absorbs only a Context::piece");
+        debug_assert!(piece.is_piece, "absorbs only a Context::piece");
         self.fixes.extend(piece.fixes);
-        let counted = piece.counted.unwrap_or_default();
-        for (i, diagnostic) in piece.diagnostics.into_iter().enumerate() {
-            if counted.get(i).copied().unwrap_or(false) {
-                let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
-                *count += 1;
-                if *count as usize > MAX_PER_RULE {
-                    first_omitted.get_or_insert_with(|| diagnostic.span.clone());
-                    self.note_past_limit(diagnostic.rule, &diagnostic.span);
-                    continue;
-                }
+        for diagnostic in piece.diagnostics {
+            let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
+            *count += 1;
+            if *count as usize > MAX_PER_RULE {
+                first_omitted.get_or_insert_with(|| diagnostic.span.clone());
+                self.note_past_limit(diagnostic.rule, &diagnostic.span);
+                continue;
             }
             self.diagnostics.push(diagnostic);
         }
