@@ -68,6 +68,15 @@ def nlip_with_one_escape(n):
     return "esc.nlip.json", '{"format":"text","subformat":"silp","content":"start(\\u0078)","submessages":[\n' + subs + "]}\n"
 
 
+def nlip_escaped_findings(n):
+    # Each submessage carries an escaped payload with findings (SL001, SL104,
+    # SL201), moved to cover its string.
+    subs = ",".join(
+        '{"format":"text","subformat":"silp","content":"Cancel(x)\\u200b","label":"a"}' for _ in range(n)
+    )
+    return "findings.nlip.json", '{"format":"text","subformat":"english","content":"hi","submessages":[' + subs + "]}\n"
+
+
 def slip_payload_tokens(n):
     return "tokens.slip", "SLIP v1 a b RequestTask " + "x " * n + "\n"
 
@@ -164,6 +173,7 @@ CASES = [
     ("one comment with N codes", one_comment_many_codes, 10_000, "check"),
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
     ("NLIP: one escape, N payloads", nlip_with_one_escape, 5_000, "check"),
+    ("NLIP: N escaped payloads with findings", nlip_escaped_findings, 8_125, "check"),
     ("N unknown anchors", unknown_anchors, 10_000, "check"),
     ("SLIP: N payload tokens on one line", slip_payload_tokens, 312_500, "check"),
     ("fmt: SLIP, N payload tokens on one line", slip_payload_tokens, 312_500, "fmt"),

@@ -99,9 +99,11 @@ enum Gather {
 
 /// Lints a parsed document.
 pub fn lint_document(document: &Document, settings: &Settings) -> FileLint {
-    lint_in(
+    let rules = RuleTable::enabled(settings);
+    walk(
         document,
         Context::new(document.text, settings),
+        &rules,
         Gather::ReqIds,
     )
 }
@@ -169,12 +171,6 @@ pub fn lint_text_for_fixes(
 pub fn req_ids_of(text: &str, kind: FileKind, settings: &Settings) -> Vec<ReqIdFact> {
     let ctx = Context::new(text, settings);
     walk_text(text, kind, ctx, &RuleTable::none(), Gather::ReqIds).req_ids
-}
-
-/// Lints a document into `ctx` (a plain or a [`Context::distinct`] one).
-fn lint_in<'a>(document: &Document<'a>, ctx: Context<'a>, gather: Gather) -> FileLint {
-    let rules = RuleTable::enabled(ctx.settings());
-    walk(document, ctx, &rules, gather)
 }
 
 /// How many pieces of a file each thread lints in a wave ([`walk_lines`]): more
@@ -857,7 +853,7 @@ impl<'r, 'a> Linter<'r, 'a> {
                 }
                 let document = document.document();
                 let ctx = Context::distinct(document.text, self.ctx.settings());
-                let inner = lint_in(document, ctx, Gather::Diagnostics);
+                let inner = walk(document, ctx, self.rules, Gather::Diagnostics);
                 self.cover_string(inner.diagnostics, string);
             }
         }
