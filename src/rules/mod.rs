@@ -297,8 +297,6 @@ pub struct Context<'a> {
     carried: bool,
     /// Whether the region is an A2A message's SLIP text.
     a2a: bool,
-    /// Whether this is a [`Context::piece`], for [`Context::absorb`].
-    is_piece: bool,
     /// The rule and span of each diagnostic past its rule's limit, which is not
     /// kept: for the suppression it may use, so that a suppression used by such a
     /// finding alone is not called unused (SL801, whose fix would delete it), and
@@ -330,7 +328,6 @@ impl<'a> Context<'a> {
             region_lines: Vec::new(),
             carried: false,
             a2a: false,
-            is_piece: false,
             past_limit: None,
             fixes: Vec::new(),
             collects_fixes: false,
@@ -684,7 +681,6 @@ impl<'a> Context<'a> {
             region_lines: self.region_lines.clone(),
             carried: self.carried,
             a2a: self.a2a,
-            is_piece: true,
             past_limit: (self.past_limit.as_ref()).map(|kept| kept.as_ref().map(|_| Vec::new())),
             fixes: Vec::new(),
             collects_fixes: self.collects_fixes,
@@ -713,7 +709,6 @@ impl<'a> Context<'a> {
         if self.reported.len() < piece.reported.len() {
             self.reported.resize(piece.reported.len(), (0, None));
         }
-        debug_assert!(piece.is_piece, "absorbs only a Context::piece");
         self.fixes.extend(piece.fixes);
         for diagnostic in piece.diagnostics {
             let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
