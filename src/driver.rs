@@ -489,6 +489,11 @@ impl FixRun {
             .collect()
     }
 
+    /// How many files the fixes were written to.
+    pub fn written(&self) -> usize {
+        self.files.iter().filter(|file| file.written).count()
+    }
+
     /// How many diagnostics were fixed, over all files.
     pub fn applied(&self) -> usize {
         self.files.iter().map(|f| f.applied).sum()

@@ -267,7 +267,7 @@ fn check(args: CheckArgs) -> ExitCode {
         let mut fixed = driver::fix_paths(&paths, &options, args.unsafe_fixes);
         fixed_reports = fixed.take_reports();
         let count = fixed.applied();
-        let written = fixed.files.iter().filter(|file| file.written).count();
+        let written = fixed.written();
         let by_rule: Vec<String> = fixed
             .by_rule()
             .iter()

@@ -540,6 +540,21 @@ impl<'a> Context<'a> {
     /// that collects fixes, for its fix (settled by [`Context::settle_last`]).
     /// Past the limit, only its place is kept ([`Context::past_limit`]).
     fn count(&mut self, rule: &'static RuleMeta, span: &Span) -> bool {
+        if self.count_within_limit(rule, span) {
+            return true;
+        }
+        if self.collects_fixes {
+            self.last_past_limit = true;
+            return true;
+        }
+        self.note_past_limit(rule, span);
+        false
+    }
+
+    /// Counts a diagnostic of `rule` at `span`; whether the rule is still within
+    /// its limit in this file. Past it, the first such span is noted for the
+    /// diagnostic that says how many were left out.
+    fn count_within_limit(&mut self, rule: &'static RuleMeta, span: &Span) -> bool {
         let index = rule.id.index();
         if self.reported.len() <= index {
             self.reported.resize(index + 1, (0, None));
@@ -550,11 +565,6 @@ impl<'a> Context<'a> {
             return true;
         }
         first_omitted.get_or_insert_with(|| span.clone());
-        if self.collects_fixes {
-            self.last_past_limit = true;
-            return true;
-        }
-        self.note_past_limit(rule, span);
         false
     }
 
@@ -710,11 +720,10 @@ impl<'a> Context<'a> {
             self.reported.resize(piece.reported.len(), (0, None));
         }
         self.fixes.extend(piece.fixes);
+        // The piece's kept reports count here; those past the limit keep only
+        // their place (their fixes are among the piece's).
         for diagnostic in piece.diagnostics {
-            let (count, first_omitted) = &mut self.reported[diagnostic.rule.id.index()];
-            *count += 1;
-            if *count as usize > MAX_PER_RULE {
-                first_omitted.get_or_insert_with(|| diagnostic.span.clone());
+            if !self.count_within_limit(diagnostic.rule, &diagnostic.span) {
                 self.note_past_limit(diagnostic.rule, &diagnostic.span);
                 continue;
             }
