@@ -7,7 +7,9 @@ use crate::ir::{from_code, from_json, Ir};
 use crate::meaning::{block_meanings, code_meaning, item_meanings, silp_meaning, PayloadMeaning};
 use crate::rules::registry::RULES;
 pub use crate::rules::LintedFile;
-use crate::rules::{Context, Hook, ReqIdFact, RuleTable, RunContext, RunFindings, MAX_PER_RULE};
+use crate::rules::{
+    Context, Hook, LeftOut, ReqIdFact, RuleTable, RunContext, RunFindings, MAX_PER_RULE,
+};
 use crate::settings::{Draft, Settings};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::Payload;
@@ -259,12 +261,7 @@ fn walk<'a>(
     gather: Gather,
 ) -> FileLint {
     let mut linter = Linter::new(rules, ctx, gather);
-    for prose in document.prose() {
-        linter.prose(prose);
-    }
-    for block in &document.blocks {
-        linter.block_of_page(block);
-    }
+    linter.document(document);
     linter.finish(document.text)
 }
 
@@ -415,6 +412,16 @@ impl<'r, 'a> Linter<'r, 'a> {
             req_ids: (gather == Gather::ReqIds).then(Vec::new),
             meanings: (gather == Gather::Meanings).then(Vec::new),
             suppressions: Vec::new(),
+        }
+    }
+
+    /// Lints a document's prose and blocks.
+    fn document(&mut self, document: &Document<'a>) {
+        for prose in document.prose() {
+            self.prose(prose);
+        }
+        for block in &document.blocks {
+            self.block_of_page(block);
         }
     }
 
@@ -853,8 +860,12 @@ impl<'r, 'a> Linter<'r, 'a> {
                 }
                 let document = document.document();
                 let ctx = Context::distinct(document.text, self.ctx.settings());
-                let inner = walk(document, ctx, self.rules, Gather::Diagnostics);
-                self.cover_string(inner.diagnostics, string);
+                let mut inner = Linter::new(self.rules, ctx, Gather::Diagnostics);
+                inner.document(document);
+                inner.apply_suppressions();
+                let (mut kept, left_out) = inner.ctx.into_kept_and_left_out();
+                sort_and_dedup(&mut kept);
+                self.cover_string(kept, &left_out, string);
             }
         }
     }
@@ -886,12 +897,16 @@ impl<'r, 'a> Linter<'r, 'a> {
 
     /// Keeps diagnostics found in a string's decoded text, moved to cover the whole
     /// string: its bytes differ from the decoded ones, so no finer place or fix holds.
-    fn cover_string(&mut self, diagnostics: Vec<Diagnostic>, string: &Span) {
-        for mut diagnostic in diagnostics {
+    /// What the decoded text left out counts here, after what it kept.
+    fn cover_string(&mut self, kept: Vec<Diagnostic>, left_out: &[LeftOut], string: &Span) {
+        for mut diagnostic in kept {
             diagnostic.span = string.clone();
             diagnostic.fix = None;
             diagnostic.related.clear();
             self.ctx.push(diagnostic);
+        }
+        for past in left_out {
+            self.ctx.count_left_out(past, string);
         }
     }
 
@@ -927,7 +942,8 @@ impl<'r, 'a> Linter<'r, 'a> {
         for rule in self.rules.with(Hook::Text) {
             rule.check_text(&mut inner, 1..text.len());
         }
-        self.cover_string(inner.into_diagnostics(), string);
+        let (kept, left_out) = inner.into_kept_and_left_out();
+        self.cover_string(kept, &left_out, string);
     }
 
     fn json_payload(&mut self, object: &JsonNode) {
@@ -1357,6 +1373,23 @@ mod tests {
         );
     }
 
+    /// A `.silp.jsonl` text linted in pieces of `piece_bytes`.
+    fn walk_jsonl<'a>(
+        text: &'a str,
+        ctx: Context<'a>,
+        rules: &RuleTable,
+        piece_bytes: usize,
+    ) -> FileLint {
+        let kind = FileKind::SilpJsonl;
+        walk_lines(text, kind, ctx, rules, Gather::Diagnostics, piece_bytes)
+    }
+
+    /// The diagnostics of the rule `code`, in order.
+    fn of_rule<'l>(lint: &'l FileLint, code: &str) -> Vec<&'l Diagnostic> {
+        let of_code = |d: &&Diagnostic| d.code() == code;
+        lint.diagnostics.iter().filter(of_code).collect()
+    }
+
     /// Findings in escaped text, moved to cover their strings, count towards
     /// their rule's limit as any others do: a line with an escaped zero-width space
     /// on every line of a file, linted whole or in pieces, and by the fix engine.
@@ -1372,17 +1405,8 @@ mod tests {
             (Context::new(&text, &settings), 1000),
             (Context::with_fixes(&text, &settings), 1000),
         ] {
-            let lint = walk_lines(
-                &text,
-                FileKind::SilpJsonl,
-                ctx,
-                &rules,
-                Gather::Diagnostics,
-                piece_bytes,
-            );
-            let sl201: Vec<&Diagnostic> = (lint.diagnostics.iter())
-                .filter(|d| d.code() == "SL201")
-                .collect();
+            let lint = walk_jsonl(&text, ctx, &rules, piece_bytes);
+            let sl201 = of_rule(&lint, "SL201");
             assert_eq!(sl201.len(), MAX_PER_RULE + 1, "in pieces of {piece_bytes}");
             let summary = sl201.last().unwrap();
             assert_eq!(
@@ -1418,6 +1442,34 @@ mod tests {
         assert_eq!(
             summary.message,
             format!("{extra} more SL405 diagnostics in this file are not shown")
+        );
+    }
+
+    /// A payload carried in an escaped string is linted on its own, where a rule
+    /// past its limit goes on counting: what it left out counts in the file too,
+    /// not as the one diagnostic that says how many.
+    #[test]
+    fn findings_an_escaped_payload_left_out_count_in_the_file() {
+        let extra = 5;
+        let content: Vec<String> = (0..MAX_PER_RULE + extra)
+            .map(|i| format!("Zq{i:05}x(a)"))
+            .collect();
+        let message = serde_json::json!({
+            "format": "text",
+            "subformat": "silp",
+            "content": content.join("\n"),
+        });
+        let lint = lint_text(&message.to_string(), FileKind::Nlip, &Settings::default());
+        let sl104 = of_rule(&lint, "SL104");
+        assert_eq!(sl104.len(), MAX_PER_RULE + 1);
+        let (summary, shown) = sl104.split_last().unwrap();
+        assert_eq!(
+            shown[0].message,
+            "function name `Zq00000x` is not lower case"
+        );
+        assert_eq!(
+            summary.message,
+            format!("{extra} more SL104 diagnostics in this file are not shown")
         );
     }
 

@@ -250,6 +250,15 @@ pub trait Rule: Declared + Sync {
 /// `--fix` (ten rounds) must still clear a file of a hundred thousand.
 pub const MAX_PER_RULE: usize = 10_000;
 
+/// The findings of one rule that a context counted past [`MAX_PER_RULE`]
+/// without keeping them.
+pub struct LeftOut {
+    pub rule: &'static RuleMeta,
+    pub count: usize,
+    /// Where the first of them is.
+    pub first: Span,
+}
+
 /// The diagnostic that says how many more of a rule's diagnostics a file has than
 /// the `per_rule` it keeps, at `span`, the first one left out.
 fn left_out(
@@ -503,10 +512,12 @@ impl<'a> Context<'a> {
         self.settle_last();
         let message: String = message.into();
         // A message this lint drops (the fix engine's, or past the rule's limit) is
-        // not made printable, unless distinct lints compare it: quoting the soft
-        // hyphen of each of 160,000 syntax errors was 5% of a `--fix` run.
-        let keeps_message = self.distinct.is_some() || self.keeps_message(rule);
-        let message = match keeps_message.then(|| crate::unicode::visible(&message)) {
+        // not made printable: quoting the soft hyphen of each of 160,000 syntax
+        // errors was 5% of a `--fix` run.
+        let message = match self
+            .keeps_message(rule)
+            .then(|| crate::unicode::visible(&message))
+        {
             Some(std::borrow::Cow::Owned(visible)) => visible,
             _ => message,
         };
@@ -583,12 +594,14 @@ impl<'a> Context<'a> {
     }
 
     /// Whether a diagnostic of `rule` reported now would keep its message (and its
-    /// fix's title): the rule is on and below its limit in this file; past it, the
-    /// fix engine's lint keeps only its fix. Rules whose findings can number a
-    /// million check it before building messages (a line of a million calls: a
-    /// million SL405 and SL104 messages per lint, each dropped).
+    /// fix's title): the rule is on and below its limit in this file, or the
+    /// context is [`Context::distinct`], which tells findings apart by their
+    /// messages; past the limit, the fix engine's lint keeps only its fix. Rules
+    /// whose findings can number a million check it before building messages (a
+    /// line of a million calls: a million SL405 and SL104 messages per lint, each
+    /// dropped).
     pub fn keeps_message(&self, rule: &RuleMeta) -> bool {
-        self.settings.enabled(rule) && self.below_limit(rule)
+        self.settings.enabled(rule) && (self.distinct.is_some() || self.below_limit(rule))
     }
 
     /// The message and fix title `build` gives, when a diagnostic of `rule`
@@ -633,7 +646,20 @@ impl<'a> Context<'a> {
 
     /// The diagnostics, with one more for each rule that reported past
     /// [`MAX_PER_RULE`], saying how many were left out.
-    pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        let settings = self.settings;
+        let (mut diagnostics, left_out_by_rule) = self.into_kept_and_left_out();
+        diagnostics.extend(
+            left_out_by_rule
+                .into_iter()
+                .map(|past| left_out(past.rule, settings, past.count, MAX_PER_RULE, past.first)),
+        );
+        diagnostics
+    }
+
+    /// The diagnostics kept, and what each rule that reported past
+    /// [`MAX_PER_RULE`] left out.
+    pub fn into_kept_and_left_out(mut self) -> (Vec<Diagnostic>, Vec<LeftOut>) {
         self.settle_last();
         // Where the places past the limit were kept (a text that may hold a
         // suppression), the findings left out are those still there: a finding a
@@ -647,28 +673,40 @@ impl<'a> Context<'a> {
             }
             by_rule
         });
+        let mut left_out_by_rule = Vec::new();
         for (index, (rule, (count, first_omitted))) in
-            registry::RULES.iter().zip(&self.reported).enumerate()
+            registry::RULES.iter().zip(self.reported).enumerate()
         {
-            let Some(span) = first_omitted else {
+            let Some(first) = first_omitted else {
                 continue;
             };
-            let (omitted, span) = match &unsuppressed {
-                None => (*count as usize - MAX_PER_RULE, span.clone()),
+            let (count, first) = match &unsuppressed {
+                None => (count as usize - MAX_PER_RULE, first),
                 Some(by_rule) => match &by_rule[index] {
                     (count, Some(first)) => (*count, first.clone()),
                     (_, None) => continue,
                 },
             };
-            self.diagnostics.push(left_out(
-                rule.meta(),
-                self.settings,
-                omitted,
-                MAX_PER_RULE,
-                span,
-            ));
+            left_out_by_rule.push(LeftOut {
+                rule: rule.meta(),
+                count,
+                first,
+            });
         }
-        self.diagnostics
+        (self.diagnostics, left_out_by_rule)
+    }
+
+    /// Counts the findings `left_out` of a payload linted on its own towards
+    /// their rule's limit in this file, at `span`: they come after the payload's
+    /// kept diagnostics ([`Context::push`]ed first), so past the limit here too.
+    /// A kept diagnostic saying how many were left out would count as one.
+    pub fn count_left_out(&mut self, left_out: &LeftOut, span: &Span) {
+        self.settle_last();
+        for _ in 0..left_out.count {
+            if !self.count_within_limit(left_out.rule, span) {
+                self.note_past_limit(left_out.rule, span);
+            }
+        }
     }
 
     /// A context for a piece of the same text linted beside this one (on another
