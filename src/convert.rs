@@ -17,7 +17,7 @@
 
 use crate::ir::compile::{self, Frontend};
 use crate::ir::{from_code, from_json, req_id, Ir, Spanned};
-use crate::schema::{self, PayloadSchema};
+use crate::schema::{self, Messages, PayloadSchema};
 use crate::source::{FileKind, Span};
 use crate::syntax::code::{self, CodeParse, Payload};
 use crate::syntax::document::{
@@ -411,7 +411,7 @@ fn check_fields(object: &JsonNode) -> Result<(), ConvertError> {
         PayloadSchema::JsonFrontend
     };
     let has_duplicate_keys = !object.duplicate_keys().is_empty();
-    match schema::validate(schema, object, has_duplicate_keys)
+    match schema::validate(schema, object, has_duplicate_keys, Messages::Worded)
         .into_iter()
         .next()
     {

@@ -1445,6 +1445,34 @@ mod tests {
         );
     }
 
+    /// SL401 words no violation past its limit, but counts each, in pieces as in
+    /// one walk: the summary is placed at the first left out, and those shown
+    /// keep their messages.
+    #[test]
+    fn schema_violations_past_the_limit_are_counted_and_placed() {
+        let extra = 30;
+        let line = "{\"intent\":\"!START\",\"meta\":{\"req_id\":\"ab12cd34\"},\"bogus\":1}\n";
+        let text = line.repeat(MAX_PER_RULE + extra);
+        let settings = Settings::default();
+        let rules = RuleTable::enabled(&settings);
+        for piece_bytes in [usize::MAX, 1000] {
+            let ctx = Context::new(&text, &settings);
+            let lint = walk_jsonl(&text, ctx, &rules, piece_bytes);
+            let sl401 = of_rule(&lint, "SL401");
+            assert_eq!(sl401.len(), MAX_PER_RULE + 1, "in pieces of {piece_bytes}");
+            let (summary, shown) = sl401.split_last().unwrap();
+            assert!(shown.iter().all(|d| d
+                .message
+                .starts_with("unknown field `bogus` in the IR document: the schema allows only")));
+            assert_eq!(
+                summary.message,
+                format!("{extra} more SL401 diagnostics in this file are not shown")
+            );
+            let first_left_out = line.len() * MAX_PER_RULE + line.find("\"bogus").unwrap();
+            assert_eq!(summary.span.start, first_left_out);
+        }
+    }
+
     /// A payload carried in an escaped string is linted on its own, where a rule
     /// past its limit goes on counting: what it left out counts in the file too,
     /// not as the one diagnostic that says how many.

@@ -1,4 +1,4 @@
-use super::schema_violation::report_duplicate_keys;
+use super::schema_violation::{messages_kept, report_duplicate_keys};
 use super::{declare_rule, Context, Rule};
 use crate::ir::from_json::{frontend_slot, ForeignPayload, FrontendSlot};
 use crate::schema::{self, PayloadSchema};
@@ -62,8 +62,9 @@ impl Rule for JsonFrontendViolation {
             return;
         }
         let duplicates = object.duplicate_keys();
+        let messages = messages_kept(ctx, &Self::META);
         let schema = PayloadSchema::JsonFrontend;
-        for violation in schema::validate(schema, object, !duplicates.is_empty()) {
+        for violation in schema::validate(schema, object, !duplicates.is_empty(), messages) {
             let lacks_intent = violation.pointer.is_empty() && violation.keyword == "required";
             let reported = ctx.report(&Self::META, violation.span, violation.message);
             if lacks_intent {

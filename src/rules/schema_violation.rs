@@ -1,6 +1,6 @@
 use super::{declare_rule, Context, Rule};
 use crate::diagnostics::RuleMeta;
-use crate::schema::{self, PayloadSchema};
+use crate::schema::{self, Messages, PayloadSchema};
 use crate::syntax::json::{JsonMember, JsonNode};
 
 declare_rule! {
@@ -57,11 +57,22 @@ impl Rule for SchemaViolation {
             return;
         }
         let duplicates = object.duplicate_keys();
+        let messages = messages_kept(ctx, &Self::META);
         let schema = PayloadSchema::IrDocument;
-        for violation in schema::validate(schema, object, !duplicates.is_empty()) {
+        for violation in schema::validate(schema, object, !duplicates.is_empty(), messages) {
             ctx.report(&Self::META, violation.span, violation.message);
         }
         report_duplicate_keys(ctx, &Self::META, duplicates);
+    }
+}
+
+/// Whether the violations `rule` reports now are worded: not past its limit in
+/// the file, where they are only counted.
+pub(super) fn messages_kept(ctx: &Context, rule: &RuleMeta) -> Messages {
+    if ctx.keeps_message(rule) {
+        Messages::Worded
+    } else {
+        Messages::Omitted
     }
 }
 
