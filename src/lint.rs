@@ -296,7 +296,7 @@ fn sort_and_dedup_fixes(fixes: &mut Vec<PendingFix>) {
 /// A run parses only the files holding a value seen twice, the only ones that can
 /// have a duplicate.
 pub fn req_id_hashes(bytes: &[u8]) -> Option<Vec<u64>> {
-    if memchr::memmem::find(bytes, b"\\u").is_some() {
+    if may_escape_req_id_key(bytes) {
         return None;
     }
     let mut hashes = Vec::new();
@@ -315,6 +315,20 @@ pub fn req_id_hashes(bytes: &[u8]) -> Option<Vec<u64>> {
         }
     }
     Some(hashes)
+}
+
+/// Whether a `\u` escape in `bytes` may spell a character of the key `req_id`
+/// (`"r\u0065q_id"`), or is not one the scan can read. Other escapes cannot make a
+/// key `req_id`: an NLIP message of escaped payloads (`\u200b` in each) was parsed
+/// a second time for the ids it could not hold, a third of its `check`.
+fn may_escape_req_id_key(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"\\u").any(|at| {
+        let code = bytes
+            .get(at + 2..at + 6)
+            .filter(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|hex| u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
+        code.is_none_or(|code| b"req_id".iter().any(|&c| u32::from(c) == code))
+    })
 }
 
 /// The hash [`req_id_hashes`] gives a value: 64-bit FNV-1a, a few instructions a
@@ -1370,6 +1384,69 @@ mod tests {
             summary.span.start,
             10 * crate::rules::MAX_PER_RULE,
             "at the first left out"
+        );
+    }
+
+    /// The scan for `req_id`s reads past escapes that cannot spell the key, and
+    /// gives up (so the file is parsed) where one may, or cannot be read.
+    #[test]
+    fn the_req_id_scan_reads_past_escapes_that_cannot_spell_the_key() {
+        let hashes = |values: &[&str]| -> Option<Vec<u64>> {
+            Some(values.iter().map(|v| req_id_hash(v.as_bytes())).collect())
+        };
+        let cases: [(&str, FileKind, Option<Vec<u64>>); 7] = [
+            (
+                r#"{"intent":"!START","act":"x\u200b","meta":{"req_id":"a1b2c3d4"}}"#,
+                FileKind::SilpJsonl,
+                hashes(&["a1b2c3d4"]),
+            ),
+            (
+                r#"{"content":"{\u0022meta\u0022:{\u0022req_id\u0022:\u0022a1\u0022}}","format":"text","subformat":"silp-json"}"#,
+                FileKind::Nlip,
+                hashes(&[]),
+            ),
+            (
+                r#"{"intent":"!START","meta":{"r\u0065q_id":"a1b2c3d4"}}"#,
+                FileKind::SilpJsonl,
+                None,
+            ),
+            (
+                r#"{"intent":"!START","meta":{"req\u005Fid":"a1b2c3d4"}}"#,
+                FileKind::SilpJsonl,
+                None,
+            ),
+            (
+                r#"{"intent":"!START","act":"\u20"}"#,
+                FileKind::SilpJsonl,
+                None,
+            ),
+            (
+                r#"{"intent":"!START","act":"\u+072"}"#,
+                FileKind::SilpJsonl,
+                None,
+            ),
+            (
+                r#"{"intent":"!START","meta":{"req_id":"a\u0031"}}"#,
+                FileKind::SilpJsonl,
+                None,
+            ),
+        ];
+        for (text, kind, expected) in cases {
+            let scanned = req_id_hashes(text.as_bytes());
+            assert_eq!(scanned, expected, "{text}");
+            // Whatever the scan reads, it misses none of the ids a parse finds.
+            let parsed = req_ids_of(text, kind, &Settings::default());
+            for fact in parsed {
+                let hash = req_id_hash(fact.value.as_bytes());
+                assert!(scanned.as_ref().is_none_or(|s| s.contains(&hash)), "{text}");
+            }
+        }
+        let escaped_key = r#"{"intent":"!START","meta":{"r\u0065q_id":"a1b2c3d4"}}"#;
+        let parsed = req_ids_of(escaped_key, FileKind::SilpJsonl, &Settings::default());
+        assert_eq!(
+            parsed.len(),
+            1,
+            "a key spelled with an escape is a `req_id`"
         );
     }
 

@@ -163,8 +163,8 @@ fn a_file_that_is_not_utf8_takes_no_part_in_duplicate_req_ids() {
 
 /// `duplicate-req-id` across a run of many files (more than are linted at once),
 /// with the ids written as the scan before linting must still find them: a key
-/// spelled with a `\u` escape, a value on the next line of a block-quoted fence, and
-/// standard input among the files.
+/// spelled with a `\u` escape, an id in a file with another escape, a value on the
+/// next line of a block-quoted fence, and standard input among the files.
 #[test]
 fn duplicate_req_ids_are_found_across_files_linted_apart() {
     use std::io::Write;
@@ -186,6 +186,12 @@ fn duplicate_req_ids_are_found_across_files_linted_apart() {
     std::fs::write(
         dir.join("z1.silp.json"),
         "[{\"intent\":\"!CANCEL\",\"entities\":[],\"meta\":{\"req_\\u0069d\":\"a1b2c3d4\"}}]\n",
+    )
+    .expect("write");
+    // An escape that cannot spell the key: the scan reads past it.
+    std::fs::write(
+        dir.join("z3.silp.jsonl"),
+        "{\"intent\":\"!START\",\"act\":\"x\\u200b\",\"entities\":[],\"meta\":{\"req_id\":\"00000009\"}}\n",
     )
     .expect("write");
     std::fs::write(
@@ -217,9 +223,11 @@ fn duplicate_req_ids_are_found_across_files_linted_apart() {
         [
             "./a000.silp.jsonl:1:51: SL303 `req_id` `a1b2c3d4` is also written at ./z1.silp.json:1:58",
             "./a007.silp.jsonl:1:51: SL303 `req_id` `00000007` is also written at ./z2.md:3:5",
+            "./a009.silp.jsonl:1:51: SL303 `req_id` `00000009` is also written at ./z3.silp.jsonl:1:67",
             "./a100.silp.jsonl:1:51: SL303 `req_id` `00000064` is also written at a100x.silp.jsonl:1:51",
             "./z1.silp.json:1:58: SL303 `req_id` `a1b2c3d4` is also written at ./a000.silp.jsonl:1:51",
             "./z2.md:3:5: SL303 `req_id` `00000007` is also written at ./a007.silp.jsonl:1:51",
+            "./z3.silp.jsonl:1:67: SL303 `req_id` `00000009` is also written at ./a009.silp.jsonl:1:51",
             // Standard input sorts by its name: after `./`.
             "a100x.silp.jsonl:1:51: SL303 `req_id` `00000064` is also written at ./a100.silp.jsonl:1:51",
         ],
