@@ -82,6 +82,20 @@ fn an_escaped_or_json_payload_is_linted_on_its_decoded_text() {
     assert_eq!(codes, ["SL101"]);
 }
 
+/// SL504 leaves a payload carried in a JSON string alone, whether the string is
+/// written with escapes or not: `fmt` does not rewrite it, so there is nothing to
+/// fix.
+#[test]
+fn carried_payloads_are_not_held_to_the_canonical_form() {
+    for content in ["cancel( x )", "cancel( x )\n", "cancel( x )\n\ncancel( y )"] {
+        let quoted = serde_json::to_string(content).unwrap();
+        let nlip = format!(r#"{{"format":"text","subformat":"silp","content":{quoted}}}"#);
+        assert!(found(&nlip, FileKind::Nlip).is_empty(), "{nlip}");
+        let call = tool_call("code", content);
+        assert!(found(&call, FileKind::McpCall).is_empty(), "{call}");
+    }
+}
+
 #[test]
 fn prose_and_unknown_encodings_are_not_parsed() {
     for encoding in ["natural", "nl_json", "llmlingua2"] {

@@ -665,6 +665,7 @@ fn carried_string<'t>(
         let document = OwnedDocument::new(Arc::from(decoded), |text| {
             let mut document = parse(text, kind);
             for block in &mut document.blocks {
+                block.region.carried = true;
                 block.region.a2a = a2a;
             }
             document
