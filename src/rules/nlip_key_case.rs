@@ -53,6 +53,11 @@ impl Rule for NlipKeyCase {
     fn check_nlip(&self, ctx: &mut Context, root: &JsonNode) {
         for message in messages(root) {
             for member in message.members() {
+                // Most keys are lower-case ASCII already: no lowered copy to compare.
+                let key = member.key.as_str();
+                if key.is_ascii() && !key.bytes().any(|b| b.is_ascii_uppercase()) {
+                    continue;
+                }
                 let lower = member.key.to_lowercase();
                 if lower == member.key || !KEYS.contains(&lower.as_str()) {
                     continue;
