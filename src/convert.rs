@@ -286,8 +286,8 @@ fn decode_carrier(
     };
     match &wrapper.carried {
         Some(Carried::InPlace { block, .. }) => decode_block(text, block, req_id_length, take),
-        Some(Carried::Escaped { document, .. }) => {
-            let document = document.document();
+        Some(Carried::Escaped(escaped)) => {
+            let document = escaped.parse();
             for block in &document.blocks {
                 decode_block(document.text, block, req_id_length, take)
                     .map_err(|error| ConvertError::new(wrapper.object.clone(), error.message))?;

@@ -866,16 +866,17 @@ impl<'r, 'a> Linter<'r, 'a> {
                 carried_strings.insert(string.start);
                 self.block(block);
             }
-            Carried::Escaped { string, document } => {
+            Carried::Escaped(escaped) => {
+                let string = &escaped.string;
                 carried_strings.insert(string.start);
                 // Only findings leave a decoded string, so its `req_id`s do not count.
                 if self.rules.is_empty() {
                     return;
                 }
-                let document = document.document();
+                let document = escaped.parse();
                 let ctx = Context::distinct(document.text, self.ctx.settings());
                 let mut inner = Linter::new(self.rules, ctx, Gather::Diagnostics);
-                inner.document(document);
+                inner.document(&document);
                 inner.apply_suppressions();
                 let (mut kept, left_out) = inner.ctx.into_kept_and_left_out();
                 sort_and_dedup(&mut kept);

@@ -214,9 +214,7 @@ fn carried_meanings(
                 block_meanings(block, &mut inner);
                 (string, inner)
             }
-            Carried::Escaped { string, document } => {
-                (string, document_meanings(document.document()))
-            }
+            Carried::Escaped(escaped) => (&escaped.string, document_meanings(&escaped.parse())),
             Carried::Object(_) => continue,
         };
         out.extend(inner.into_iter().map(|m| PayloadMeaning {

@@ -93,9 +93,9 @@ fn assert_block(text: &str, block: &Block) {
                     assert_span(text, string, "carried string");
                     assert_block(text, block);
                 }
-                Carried::Escaped { string, document } => {
-                    assert_span(text, string, "carried string");
-                    let inner = document.document();
+                Carried::Escaped(escaped) => {
+                    assert_span(text, &escaped.string, "carried string");
+                    let inner = escaped.parse();
                     for block in &inner.blocks {
                         assert_block(inner.text, block);
                     }

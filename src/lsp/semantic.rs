@@ -331,7 +331,7 @@ impl<'t> Tokens<'t> {
             Carried::InPlace { block, .. } => self.block(block),
             Carried::Object(content) => self.json(content, &mut Vec::new(), None),
             // Its positions are the decoded text's, not the file's.
-            Carried::Escaped { .. } => {}
+            Carried::Escaped(_) => {}
         }
     }
 
@@ -746,7 +746,7 @@ fn carried_symbols(carried: &Carried, limit: usize, out: &mut Outline) {
     match carried {
         Carried::InPlace { block, .. } => block_symbols(block, limit, out),
         Carried::Object(content) => json_symbol(content, limit, out),
-        Carried::Escaped { .. } => {}
+        Carried::Escaped(_) => {}
     }
 }
 
