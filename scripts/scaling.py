@@ -174,6 +174,7 @@ CASES = [
     ("NLIP: N payloads on one line", nlip_payloads_on_one_line, 5_000, "check"),
     ("NLIP: one escape, N payloads", nlip_with_one_escape, 5_000, "check"),
     ("NLIP: N escaped payloads with findings", nlip_escaped_findings, 8_125, "check"),
+    ("--fix: NLIP, N escaped payloads with findings", nlip_escaped_findings, 8_125, "fix"),
     ("N unknown anchors", unknown_anchors, 10_000, "check"),
     ("SLIP: N payload tokens on one line", slip_payload_tokens, 312_500, "check"),
     ("fmt: SLIP, N payload tokens on one line", slip_payload_tokens, 312_500, "fmt"),

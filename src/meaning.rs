@@ -198,11 +198,12 @@ fn carried_meanings(
     carried: &[&Carried],
     out: &mut Vec<PayloadMeaning>,
 ) {
-    let strings: Vec<&Span> = carried
+    let mut strings: Vec<&Span> = carried
         .iter()
         .filter(|carried| !matches!(carried, Carried::Object(_)))
         .map(|carried| carried.span())
         .collect();
+    strings.sort_unstable_by_key(|span| (span.start, span.end));
     out.push(PayloadMeaning {
         span: span.clone(),
         meaning: digest_json(&without_strings(root, &strings), &[]),
@@ -224,10 +225,15 @@ fn carried_meanings(
     }
 }
 
-/// A JSON value with the strings at `spans` replaced by `null`.
+/// A JSON value with the strings at `spans` (in position order) replaced by `null`.
+/// Each string is sought by bisection: an NLIP message of 300,000 carried strings
+/// compared each string with all of them, 88 s of a 6 MB `check --fix`.
 fn without_strings(node: &JsonNode, spans: &[&Span]) -> serde_json::Value {
+    let key = |span: &&Span| (span.start, span.end);
     match &node.value {
-        JsonValue::String(_) if spans.contains(&&node.span) => serde_json::Value::Null,
+        JsonValue::String(_) if spans.binary_search_by_key(&key(&&node.span), key).is_ok() => {
+            serde_json::Value::Null
+        }
         JsonValue::Array(items) => items.iter().map(|i| without_strings(i, spans)).collect(),
         JsonValue::Object(members) => serde_json::Value::Object(
             members
@@ -277,6 +283,40 @@ fn json_meaning(node: &JsonNode) -> PayloadMeaning {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An NLIP message means its envelope with the carried strings left out, then
+    /// each carried payload: a payload rewritten inside its string leaves the
+    /// envelope's meaning as it was, whether the root's `content` is written
+    /// before its submessages or after them.
+    #[test]
+    fn an_nlip_envelope_means_the_same_whatever_its_carried_strings_hold() {
+        let submessages = r#""submessages":[{"format":"text","subformat":"silp","content":"a(x)\u200b","label":"l"},{"format":"text","subformat":"silp","content":"b(y)"}]"#;
+        for content_first in [false, true] {
+            let message = |payload: &str| {
+                let root = format!(r#""format":"text","subformat":"silp","content":"{payload}""#);
+                match content_first {
+                    true => format!("{{{root},{submessages}}}"),
+                    false => format!("{{{submessages},{root}}}"),
+                }
+            };
+            let meanings = |text: &str| -> Vec<Option<Meaning>> {
+                let found = payload_meanings(text, FileKind::Nlip);
+                found.into_iter().map(|m| m.meaning).collect()
+            };
+            let before = meanings(&message("start( hike )\\n"));
+            let after = meanings(&message("start(hike)\\n"));
+            assert_eq!(before.len(), 4, "{before:?}");
+            assert_eq!(before, after, "the envelope and the payloads mean the same");
+            // A payload that means something else changes its own meaning alone.
+            let other = meanings(&message("stop(hike)\\n"));
+            let changed: Vec<usize> = (0..4).filter(|&i| before[i] != other[i]).collect();
+            assert_eq!(changed.len(), 1, "{before:?} {other:?}");
+            assert_ne!(changed[0], 0, "the envelope");
+            // A string that carries no payload is part of the envelope.
+            let relabelled = message("start(hike)\\n").replace(r#""label":"l""#, r#""label":"m""#);
+            assert_ne!(meanings(&relabelled)[0], after[0]);
+        }
+    }
 
     #[test]
     fn line_oriented_meanings_agree_with_the_parsed_document() {
