@@ -292,11 +292,6 @@ pub struct EscapedPayload {
 }
 
 impl EscapedPayload {
-    /// The decoded payload.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
     /// The decoded payload parsed as a document of its own, its regions carried
     /// (and an A2A message's SLIP text when it is one).
     pub fn parse(&self) -> Document<'_> {
@@ -827,8 +822,10 @@ mod tests {
         let Carried::Escaped(escaped) = &message.carried[1] else {
             panic!("written with escapes");
         };
-        assert_eq!(escaped.text(), "cancel(flight)");
-        assert_eq!(escaped.parse().blocks[0].items.len(), 1);
+        let inner = escaped.parse();
+        assert_eq!(inner.text, "cancel(flight)");
+        assert_eq!(inner.blocks[0].items.len(), 1);
+        assert!(inner.blocks[0].region.carried);
         assert_eq!(&text[escaped.string.clone()], r#""cancel(\u0066light)""#);
         assert_eq!(doc.all_blocks().len(), 3);
     }
