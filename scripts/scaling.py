@@ -77,6 +77,26 @@ def nlip_escaped_findings(n):
     return "findings.nlip.json", '{"format":"text","subformat":"english","content":"hi","submessages":[' + subs + "]}\n"
 
 
+def mcp_escaped_findings(n):
+    # Tool calls whose wrapped payload is written with an escape (SL001, SL104,
+    # SL201 on each).
+    call = (
+        '{"method":"tools/call","params":{"name":"x","arguments":'
+        '{"silp_encoding":"code","silp_payload":"Cancel(x)\\u200b"}}}'
+    )
+    return "findings.mcp-call.json", "[" + ",\n".join([call] * n) + "]\n"
+
+
+def a2a_escaped_findings(n):
+    # A2A messages using the Slipstream extension, each SLIP text written with an
+    # escape and a misspelt anchor.
+    message = (
+        '{"role":"user","parts":[{"text":"SLIP v1 planner executor Reqest\\u200b x"}],'
+        '"extensions":["https://github.com/anthony-maio/slipcore/extensions/a2a-slipstream/v1"]}'
+    )
+    return "findings.a2a.json", "[" + ",\n".join([message] * n) + "]\n"
+
+
 def slip_payload_tokens(n):
     return "tokens.slip", "SLIP v1 a b RequestTask " + "x " * n + "\n"
 
@@ -175,6 +195,10 @@ CASES = [
     ("NLIP: one escape, N payloads", nlip_with_one_escape, 5_000, "check"),
     ("NLIP: N escaped payloads with findings", nlip_escaped_findings, 8_125, "check"),
     ("--fix: NLIP, N escaped payloads with findings", nlip_escaped_findings, 8_125, "fix"),
+    ("MCP: N escaped payloads with findings", mcp_escaped_findings, 5_300, "check"),
+    ("--fix: MCP, N escaped payloads with findings", mcp_escaped_findings, 5_300, "fix"),
+    ("A2A: N escaped SLIP texts with findings", a2a_escaped_findings, 3_780, "check"),
+    ("--fix: A2A, N escaped SLIP texts with findings", a2a_escaped_findings, 3_780, "fix"),
     ("N unknown anchors", unknown_anchors, 10_000, "check"),
     ("SLIP: N payload tokens on one line", slip_payload_tokens, 312_500, "check"),
     ("fmt: SLIP, N payload tokens on one line", slip_payload_tokens, 312_500, "fmt"),
